@@ -1,0 +1,134 @@
+#include <CLI/CLI.hpp>
+#include <cstdio>
+#include <cstdlib>
+#include <exception>
+#include <memory>
+
+#include "agent/cli/command.h"
+#include "util/strings.h"
+
+namespace kopt::cli {
+
+std::string option_key(const std::string& name) {
+  size_t start = name.find_first_not_of('-');
+  std::string key = name.substr(start == std::string::npos ? 0 : start);
+  for (auto& c : key) c = (c == '-') ? '_' : static_cast<char>(std::tolower(c));
+  return key;
+}
+
+std::string Args::get(const std::string& name) const {
+  auto it = values_.find(option_key(name));
+  return it == values_.end() ? std::string() : it->second;
+}
+
+bool Args::has(const std::string& name) const { return !get(name).empty(); }
+
+long Args::get_int(const std::string& name) const {
+  std::string text = get(name);
+  char* end = nullptr;
+  long value = std::strtol(text.c_str(), &end, 10);
+  if (text.empty() || *end) throw UsageError{name + " must be an integer, not '" + text + "'"};
+  return value;
+}
+
+double Args::get_double(const std::string& name) const {
+  std::string text = get(name);
+  char* end = nullptr;
+  double value = std::strtod(text.c_str(), &end);
+  if (text.empty() || *end) throw UsageError{name + " must be a number, not '" + text + "'"};
+  return value;
+}
+
+std::vector<std::string> Args::list(const std::string& name) const {
+  std::string text = get(name);
+  return text.empty() ? std::vector<std::string>{} : split(text, '\n');
+}
+
+namespace {
+
+// Storage for the raw values CLI11 fills in, per option.
+struct Binding {
+  const OptionSpec* spec;
+  std::vector<std::string> values;
+  bool flag = false;
+};
+
+CLI::App* find_or_add(CLI::App& root, const std::vector<std::string>& path, const std::string& help) {
+  CLI::App* app = &root;
+  for (size_t i = 0; i < path.size(); ++i) {
+    CLI::App* next = nullptr;
+    try {
+      next = app->get_subcommand(path[i]);
+    } catch (const CLI::OptionNotFound&) {
+    }
+    if (!next) next = app->add_subcommand(path[i], i + 1 == path.size() ? help : "");
+    if (i + 1 < path.size()) next->require_subcommand(1);
+    app = next;
+  }
+  return app;
+}
+
+void bind_option(CLI::App& app, Binding& b) {
+  const OptionSpec& o = *b.spec;
+  CLI::Option* option;
+  if (o.is_flag) {
+    option = app.add_flag(o.name, b.flag, o.help);
+  } else {
+    option = app.add_option(o.name, b.values, o.help);
+    if (!o.repeated) option->expected(1);
+    if (!o.default_value.empty()) option->default_str(o.default_value);
+  }
+  if (!o.env.empty()) option->envname(o.env);
+  if (o.required) option->required();
+}
+
+Args collect(const std::vector<Binding>& bindings) {
+  Args args;
+  for (const auto& b : bindings) {
+    const std::string key = option_key(b.spec->name);
+    if (b.spec->is_flag) {
+      if (b.flag) args.set(key, "1");
+    } else if (!b.values.empty()) {
+      args.set(key, join(b.values, "\n"));
+    } else if (!b.spec->default_value.empty()) {
+      args.set(key, b.spec->default_value);
+    }
+  }
+  return args;
+}
+
+}  // namespace
+
+int run_cli(int argc, char** argv) {
+  CLI::App root{"kopt: an agentic optimization loop for compute kernels"};
+  root.require_subcommand(1);
+  root.set_version_flag("--version", "kopt 0.1.0");
+  const std::vector<CommandSpec> commands = all_commands();
+  std::vector<std::unique_ptr<std::vector<Binding>>> bindings;
+  std::vector<std::pair<CLI::App*, size_t>> apps;
+  for (size_t i = 0; i < commands.size(); ++i) {
+    CLI::App* app = find_or_add(root, split(commands[i].name, ' '), commands[i].help);
+    auto& list = *bindings.emplace_back(std::make_unique<std::vector<Binding>>());
+    list.reserve(commands[i].options.size());
+    for (const auto& option : commands[i].options) bind_option(*app, list.emplace_back(Binding{&option, {}}));
+    apps.emplace_back(app, i);
+  }
+  try {
+    root.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    return root.exit(e);
+  }
+  for (const auto& [app, index] : apps) {
+    if (!app->parsed()) continue;
+    try {
+      return commands[index].run(collect(*bindings[index]));
+    } catch (const UsageError& e) {
+      std::fprintf(stderr, "kopt %s: %s (see kopt %s --help)\n", commands[index].name.c_str(),
+                   e.message.c_str(), commands[index].name.c_str());
+      return 2;
+    }
+  }
+  return 2;
+}
+
+}  // namespace kopt::cli

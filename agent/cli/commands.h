@@ -1,0 +1,10 @@
+// The factories of every command; all_commands() in commands.cpp lists them in order.
+#pragma once
+
+#include "agent/cli/command.h"
+
+namespace kopt::cli {
+
+CommandSpec list_command();
+
+}  // namespace kopt::cli

@@ -1,0 +1,36 @@
+#include <cstdio>
+
+#include "agent/cli/commands.h"
+#include "tools/benchmark/benchmark.h"
+
+namespace kopt::cli {
+
+namespace {
+
+int run_list(const Args& args) {
+  const std::filesystem::path suite = args.has("suite") ? std::filesystem::path(args.get("suite")) : default_suite();
+  int broken = 0;
+  std::printf("%-22s %-7s %s\n", "BENCHMARK", "LANG", "SUMMARY");
+  for (const auto& bench : list_benchmarks(suite)) {
+    if (!bench) {
+      std::fprintf(stderr, "kopt list: %s\n", bench.error().message.c_str());
+      ++broken;
+      continue;
+    }
+    std::printf("%-22s %-7s %s\n", bench->name.c_str(), to_string(bench->language).c_str(),
+                bench->summary.c_str());
+  }
+  return broken ? 1 : 0;
+}
+
+}  // namespace
+
+CommandSpec list_command() {
+  return {"list",
+          "List the benchmarks of the suite with their summaries",
+          {{"--suite", "Folder holding benchmark folders (default: kopt's own suite)", "", false,
+            false, "KOPT_SUITE"}},
+          run_list};
+}
+
+}  // namespace kopt::cli

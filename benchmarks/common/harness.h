@@ -1,0 +1,343 @@
+// The fixed half of every CPU benchmark: argument parsing, the seeded generator, output
+// poisoning, output files and the timing loop. A driver defines one Problem and calls
+// kopt_bench::main<Problem>(argc, argv). The driver and this header are trusted; only the
+// kernel file is replaced by candidates.
+//
+// Modes (all take --size N and --out FILE):
+//   check --seeds A,B,...   for each seed in turn, in one process and on the same buffers:
+//                           fill inputs, poison outputs, call once, record outputs.
+//   time  --seed S --warmup W --reps R [--capture I,J,...]
+//                           fill once; W untimed calls, then R timed calls, outputs poisoned
+//                           before each; the outputs of the captured calls are recorded.
+//   run   --seed S --reps R  fill once and call R times (for profilers); records no outputs.
+// Every mode writes --report FILE (JSON): the per-call times in time mode and the thread
+// high-water mark after kernel calls, which tells kopt whether a thread outlived its call.
+#pragma once
+
+#include <dirent.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <limits>
+#include <new>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+namespace kopt_bench {
+
+/// Exit status the harness uses when the kernel runs out of memory.
+inline constexpr int kExitOutOfMemory = 86;
+/// Exit status for bad arguments.
+inline constexpr int kExitUsage = 64;
+
+/// xoshiro256** seeded through splitmix64: the same seed gives the same inputs everywhere.
+class Rng {
+ public:
+  explicit Rng(uint64_t seed) {
+    for (auto& word : state_) word = splitmix(seed);
+  }
+
+  /// The next 64 random bits.
+  uint64_t next() {
+    const uint64_t result = rotl(state_[1] * 5, 7) * 9;
+    const uint64_t shifted = state_[1] << 17;
+    state_[2] ^= state_[0];
+    state_[3] ^= state_[1];
+    state_[1] ^= state_[2];
+    state_[0] ^= state_[3];
+    state_[2] ^= shifted;
+    state_[3] = rotl(state_[3], 45);
+    return result;
+  }
+
+  /// Uniform in [lo, hi).
+  double uniform(double lo, double hi) { return lo + (hi - lo) * ((next() >> 11) * 0x1.0p-53); }
+
+  /// Uniform integer in [lo, hi].
+  int64_t integer(int64_t lo, int64_t hi) {
+    return lo + static_cast<int64_t>(next() % static_cast<uint64_t>(hi - lo + 1));
+  }
+
+  /// Fills a vector with uniform values in [lo, hi) (integers: [lo, hi]).
+  template <class T>
+  void fill(std::vector<T>& values, double lo, double hi) {
+    for (auto& v : values) {
+      if constexpr (std::is_floating_point_v<T>)
+        v = static_cast<T>(uniform(lo, hi));
+      else
+        v = static_cast<T>(integer(static_cast<int64_t>(lo), static_cast<int64_t>(hi)));
+    }
+  }
+
+ private:
+  static uint64_t rotl(uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
+  static uint64_t splitmix(uint64_t& x) {
+    uint64_t z = (x += 0x9e3779b97f4a7c15ULL);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+  }
+  uint64_t state_[4];
+};
+
+/// Element types an output can have; the numbers are part of the output file format.
+enum class DType : uint8_t { f32 = 1, f64 = 2, i32 = 3, i64 = 4, u8 = 5, u32 = 6, u64 = 7 };
+
+template <class T>
+constexpr DType dtype_of() {
+  if constexpr (std::is_same_v<T, float>) return DType::f32;
+  else if constexpr (std::is_same_v<T, double>) return DType::f64;
+  else if constexpr (std::is_same_v<T, int32_t>) return DType::i32;
+  else if constexpr (std::is_same_v<T, int64_t>) return DType::i64;
+  else if constexpr (std::is_same_v<T, uint8_t>) return DType::u8;
+  else if constexpr (std::is_same_v<T, uint32_t>) return DType::u32;
+  else {
+    static_assert(std::is_same_v<T, uint64_t>, "unsupported output element type");
+    return DType::u64;
+  }
+}
+
+/// A registered output buffer, seen as bytes.
+struct OutputView {
+  std::string name;
+  DType dtype;
+  void* data;
+  size_t count;
+  size_t element_size;
+};
+
+/// One benchmark instance: owns inputs and outputs for one size. Drivers derive from it.
+class Problem {
+ public:
+  virtual ~Problem() = default;
+  /// Regenerates every input from the generator (buffers keep their addresses).
+  virtual void fill(Rng& rng) = 0;
+  /// Calls the kernel once on the current inputs.
+  virtual void call() = 0;
+
+  const std::vector<OutputView>& outputs() const { return outputs_; }
+
+ protected:
+  /// Registers an output buffer; call from the constructor after sizing the vector.
+  template <class T>
+  void output(const char* name, std::vector<T>& values) {
+    outputs_.push_back({name, dtype_of<T>(), values.data(), values.size(), sizeof(T)});
+  }
+
+ private:
+  std::vector<OutputView> outputs_;
+};
+
+/// Writes poison over every output: NaN for floating point, a fixed pattern for integers, so a
+/// kernel that skips work cannot pass by leaving an earlier result in place.
+inline void poison(const std::vector<OutputView>& outputs) {
+  for (const auto& out : outputs) {
+    if (out.dtype == DType::f32) {
+      auto* p = static_cast<float*>(out.data);
+      for (size_t i = 0; i < out.count; ++i) p[i] = std::numeric_limits<float>::quiet_NaN();
+    } else if (out.dtype == DType::f64) {
+      auto* p = static_cast<double*>(out.data);
+      for (size_t i = 0; i < out.count; ++i) p[i] = std::numeric_limits<double>::quiet_NaN();
+    } else {
+      std::memset(out.data, 0xA5, out.count * out.element_size);
+    }
+  }
+}
+
+/// The output file: "KOPTOUT1", then records of (label, arrays of (name, dtype, count, bytes)).
+class OutputFile {
+ public:
+  explicit OutputFile(const std::string& path) : file_(std::fopen(path.c_str(), "wb")) {
+    if (!file_) die("cannot write " + path);
+    std::fwrite("KOPTOUT1", 1, 8, file_);
+  }
+  ~OutputFile() {
+    if (file_) std::fclose(file_);
+  }
+  OutputFile(const OutputFile&) = delete;
+  OutputFile& operator=(const OutputFile&) = delete;
+
+  /// Appends one record holding the current content of every output.
+  void record(uint64_t label, const std::vector<OutputView>& outputs) {
+    put<uint64_t>(label);
+    put<uint32_t>(static_cast<uint32_t>(outputs.size()));
+    for (const auto& out : outputs) {
+      put<uint32_t>(static_cast<uint32_t>(out.name.size()));
+      std::fwrite(out.name.data(), 1, out.name.size(), file_);
+      put<uint8_t>(static_cast<uint8_t>(out.dtype));
+      put<uint64_t>(out.count);
+      std::fwrite(out.data, out.element_size, out.count, file_);
+    }
+  }
+
+  [[noreturn]] static void die(const std::string& message) {
+    std::fprintf(stderr, "kopt-harness: %s\n", message.c_str());
+    std::exit(kExitUsage);
+  }
+
+ private:
+  template <class T>
+  void put(T value) {
+    std::fwrite(&value, sizeof value, 1, file_);
+  }
+  std::FILE* file_;
+};
+
+/// Command-line options of a driver.
+struct Options {
+  std::string mode;
+  long size = 0;
+  std::vector<uint64_t> seeds;
+  int warmup = 1;
+  int reps = 1;
+  std::vector<int> capture;
+  std::string out;
+  std::string report;
+};
+
+inline std::vector<uint64_t> parse_list(const char* text) {
+  std::vector<uint64_t> values;
+  for (const char* p = text; *p;) {
+    char* end = nullptr;
+    values.push_back(std::strtoull(p, &end, 10));
+    if (end == p) OutputFile::die(std::string("bad number list: ") + text);
+    p = (*end == ',') ? end + 1 : end;
+  }
+  return values;
+}
+
+inline Options parse_options(int argc, char** argv) {
+  Options o;
+  for (int i = 1; i < argc; ++i) {
+    std::string flag = argv[i];
+    if (i + 1 >= argc) OutputFile::die("missing value after " + flag);
+    const char* value = argv[++i];
+    if (flag == "--mode") o.mode = value;
+    else if (flag == "--size") o.size = std::atol(value);
+    else if (flag == "--seed" || flag == "--seeds") o.seeds = parse_list(value);
+    else if (flag == "--warmup") o.warmup = std::atoi(value);
+    else if (flag == "--reps") o.reps = std::atoi(value);
+    else if (flag == "--capture")
+      for (auto c : parse_list(value)) o.capture.push_back(static_cast<int>(c));
+    else if (flag == "--out") o.out = value;
+    else if (flag == "--report") o.report = value;
+    else OutputFile::die("unknown option " + flag);
+  }
+  if (o.mode != "check" && o.mode != "time" && o.mode != "run")
+    OutputFile::die("--mode must be check, time or run");
+  if (o.size <= 0) OutputFile::die("--size must be positive");
+  if (o.seeds.empty()) OutputFile::die("--seed is required");
+  if (o.mode != "run" && o.out.empty()) OutputFile::die("--out is required");
+  if (o.report.empty()) OutputFile::die("--report is required");
+  if (o.reps < 1 || o.warmup < 0) OutputFile::die("--reps must be >= 1 and --warmup >= 0");
+  return o;
+}
+
+/// Number of threads in this process, read from /proc/self/task.
+inline int thread_count() {
+  DIR* dir = opendir("/proc/self/task");
+  if (!dir) return -1;
+  int count = 0;
+  while (dirent* entry = readdir(dir))
+    if (entry->d_name[0] != '.') ++count;
+  closedir(dir);
+  return count;
+}
+
+inline int64_t now_ns() {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(
+             std::chrono::steady_clock::now().time_since_epoch())
+      .count();
+}
+
+inline void run_check(Problem& problem, const Options& o, int& max_threads) {
+  OutputFile file(o.out);
+  for (uint64_t seed : o.seeds) {
+    Rng rng(seed);
+    problem.fill(rng);
+    poison(problem.outputs());
+    problem.call();
+    if (int t = thread_count(); t > max_threads) max_threads = t;
+    file.record(seed, problem.outputs());
+  }
+}
+
+inline bool captured(const Options& o, int index) {
+  for (int c : o.capture)
+    if (c == index) return true;
+  return false;
+}
+
+inline std::vector<int64_t> run_time(Problem& problem, const Options& o, int& max_threads) {
+  Rng rng(o.seeds.front());
+  problem.fill(rng);
+  for (int i = 0; i < o.warmup; ++i) {
+    poison(problem.outputs());
+    problem.call();
+  }
+  std::vector<int64_t> samples;
+  samples.reserve(o.reps);
+  OutputFile file(o.out);
+  for (int i = 0; i < o.reps; ++i) {
+    poison(problem.outputs());
+    const int64_t start = now_ns();
+    problem.call();
+    const int64_t stop = now_ns();
+    samples.push_back(stop - start);
+    if (int t = thread_count(); t > max_threads) max_threads = t;
+    if (captured(o, i)) file.record(static_cast<uint64_t>(i), problem.outputs());
+  }
+  return samples;
+}
+
+inline void write_report(const Options& o, const std::vector<int64_t>& samples,
+                         int threads_before, int threads_max) {
+  std::FILE* report = std::fopen(o.report.c_str(), "w");
+  if (!report) OutputFile::die("cannot write " + o.report);
+  std::fprintf(report, "{\"format\":\"kopt-report/1\",\"threads_before\":%d,\"threads_max\":%d,",
+               threads_before, threads_max);
+  std::fprintf(report, "\"samples_ns\":[");
+  for (size_t i = 0; i < samples.size(); ++i)
+    std::fprintf(report, "%s%lld", i ? "," : "", static_cast<long long>(samples[i]));
+  std::fprintf(report, "]}\n");
+  std::fclose(report);
+}
+
+inline void out_of_memory() {
+  static const char message[] = "kopt-harness: out of memory\n";
+  (void)!write(2, message, sizeof message - 1);
+  std::_Exit(kExitOutOfMemory);
+}
+
+/// The entry point of every driver.
+template <class P>
+int main(int argc, char** argv) {
+  std::set_new_handler(out_of_memory);
+  const Options o = parse_options(argc, argv);
+  const int threads_before = thread_count();
+  int max_threads = threads_before;
+  P problem(o.size);
+  std::vector<int64_t> samples;
+  if (o.mode == "check") {
+    run_check(problem, o, max_threads);
+  } else if (o.mode == "time") {
+    samples = run_time(problem, o, max_threads);
+  } else {
+    Rng rng(o.seeds.front());
+    problem.fill(rng);
+    for (int i = 0; i < o.reps; ++i) {
+      problem.call();
+      if (int t = thread_count(); t > max_threads) max_threads = t;
+    }
+  }
+  write_report(o, samples, threads_before, max_threads);
+  return 0;
+}
+
+}  // namespace kopt_bench

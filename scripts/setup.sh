@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# Installs every Debian package kopt needs to build, test and run candidates. Idempotent: when
+# everything is present it only checks and returns in well under a second.
+set -euo pipefail
+
+packages=(
+  build-essential cmake ninja-build pkg-config binutils git python3
+  libcurl4-openssl-dev nlohmann-json3-dev libboost-dev libboost-filesystem-dev
+  libgtest-dev libgmock-dev libcli11-dev libfmt-dev libcpp-httplib-dev libxxhash-dev libdtl-dev
+  bubblewrap linux-perf valgrind
+)
+packages+=(${KOPT_EXTRA_PACKAGES:-})
+
+missing=()
+for package in "${packages[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "ok installed"; then
+    missing+=("$package")
+  fi
+done
+
+if [ ${#missing[@]} -eq 0 ]; then
+  exit 0
+fi
+
+echo "setup: installing ${missing[*]}"
+sudo=""
+if [ "$(id -u)" -ne 0 ]; then
+  command -v sudo >/dev/null || { echo "setup: need root or sudo to install ${missing[*]}" >&2; exit 1; }
+  sudo="sudo"
+fi
+export DEBIAN_FRONTEND=noninteractive
+$sudo apt-get update -q >/dev/null || $sudo apt-get update -q
+$sudo apt-get install -y -q --no-install-recommends "${missing[@]}" >/dev/null
+echo "setup: done"

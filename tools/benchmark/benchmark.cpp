@@ -1,0 +1,143 @@
+#include "tools/benchmark/benchmark.h"
+
+#include <algorithm>
+#include <cstdlib>
+#include <nlohmann/json.hpp>
+
+#include "tools/benchmark/expression.h"
+#include "util/hash.h"
+
+namespace kopt {
+
+namespace fs = std::filesystem;
+
+std::string to_string(Language language) {
+  switch (language) {
+    case Language::cpp: return "cpp";
+    case Language::openmp: return "openmp";
+    case Language::cuda: return "cuda";
+  }
+  return "?";
+}
+
+std::string Benchmark::source_extension() const {
+  return language == Language::cuda ? ".cu" : ".cpp";
+}
+std::string Benchmark::kernel_file() const { return "original" + source_extension(); }
+std::string Benchmark::human_file() const { return "human" + source_extension(); }
+std::string Benchmark::driver_file() const { return "driver" + source_extension(); }
+
+namespace {
+
+// Reads one manifest field with its expected type, or says which field is wrong.
+template <class T>
+Status read_field(const Json& manifest, const std::string& key, T& out, bool required = true) {
+  const Json* node = &manifest;
+  for (const auto& part : {key.substr(0, key.find('.')), key.find('.') == std::string::npos
+                                                             ? std::string()
+                                                             : key.substr(key.find('.') + 1)}) {
+    if (part.empty()) continue;
+    if (!node->is_object() || !node->contains(part)) {
+      if (!required) return {};
+      return fail("missing field '" + key + "'");
+    }
+    node = &(*node)[part];
+  }
+  try {
+    out = node->get<T>();
+  } catch (const Json::exception&) {
+    return fail("field '" + key + "' has the wrong type");
+  }
+  return {};
+}
+
+Status parse_language(const std::string& text, Language& language) {
+  if (text == "cpp") language = Language::cpp;
+  else if (text == "openmp") language = Language::openmp;
+  else if (text == "cuda") language = Language::cuda;
+  else return fail("language must be cpp, openmp or cuda, not '" + text + "'");
+  return {};
+}
+
+Status read_manifest(const Json& m, Benchmark& b) {
+  std::string format, language;
+  Status checks[] = {
+      read_field(m, "format", format),          read_field(m, "name", b.name),
+      read_field(m, "language", language),      read_field(m, "summary", b.summary),
+      read_field(m, "technique", b.technique, false),
+      read_field(m, "functions", b.functions),  read_field(m, "size.meaning", b.size_meaning, false),
+      read_field(m, "size.check", b.check_sizes), read_field(m, "size.time", b.time_size),
+      read_field(m, "seeds", b.seeds),          read_field(m, "tolerance.rtol", b.rtol),
+      read_field(m, "tolerance.atol", b.atol),  read_field(m, "flags", b.flags),
+      read_field(m, "work.flops", b.flops),     read_field(m, "work.bytes", b.bytes)};
+  for (const auto& st : checks)
+    if (!st) return st;
+  if (format != "kopt-benchmark/1")
+    return fail("format is '" + format + "', this kopt reads 'kopt-benchmark/1'");
+  if (auto st = parse_language(language, b.language); !st) return st;
+  if (b.functions.empty()) return fail("'functions' must name at least one function");
+  if (b.check_sizes.empty() || b.time_size <= 0) return fail("sizes must be positive");
+  if (std::any_of(b.check_sizes.begin(), b.check_sizes.end(), [](long n) { return n <= 0; }))
+    return fail("check sizes must be positive");
+  if (b.seeds < 5) return fail("'seeds' must be at least 5");
+  if (b.rtol < 0 || b.atol < 0) return fail("tolerances must not be negative");
+  for (const auto* expr : {&b.flops, &b.bytes})
+    if (auto value = evaluate_expression(*expr, 1000); !value)
+      return fail("work expression '" + *expr + "': " + value.error().message);
+  return {};
+}
+
+}  // namespace
+
+Result<Benchmark> load_benchmark(const fs::path& dir) {
+  const fs::path manifest_path = dir / "benchmark.json";
+  auto manifest = read_json_file(manifest_path);
+  if (!manifest) return fail("benchmark " + dir.string() + ": " + manifest.error().message);
+  Benchmark b;
+  b.dir = dir;
+  if (auto st = read_manifest(*manifest, b); !st)
+    return fail(manifest_path.string() + ": " + st.error().message);
+  Hasher hasher;
+  hasher.add_file(manifest_path);
+  for (const auto& file : {b.header_path(), b.kernel_path(), b.human_path(), b.driver_path()}) {
+    if (!fs::exists(file)) return fail("benchmark " + b.name + ": missing file " + file.string());
+    hasher.add_file(file);
+  }
+  b.hash = hasher.hex();
+  return b;
+}
+
+Result<Benchmark> find_benchmark(const std::string& name_or_path, const fs::path& suite) {
+  if (fs::exists(fs::path(name_or_path) / "benchmark.json")) return load_benchmark(name_or_path);
+  std::error_code ec;
+  for (auto it = fs::recursive_directory_iterator(suite, ec); it != fs::recursive_directory_iterator();
+       it.increment(ec)) {
+    if (it->is_directory() && it->path().filename() == name_or_path &&
+        fs::exists(it->path() / "benchmark.json"))
+      return load_benchmark(it->path());
+  }
+  return fail("unknown benchmark '" + name_or_path + "' (kopt list shows the suite in " +
+              suite.string() + ")");
+}
+
+std::vector<Result<Benchmark>> list_benchmarks(const fs::path& suite) {
+  std::vector<fs::path> dirs;
+  std::error_code ec;
+  for (auto it = fs::recursive_directory_iterator(suite, ec); it != fs::recursive_directory_iterator();
+       it.increment(ec))
+    if (it->is_regular_file() && it->path().filename() == "benchmark.json")
+      dirs.push_back(it->path().parent_path());
+  std::sort(dirs.begin(), dirs.end());
+  std::vector<Result<Benchmark>> found;
+  for (const auto& dir : dirs) found.push_back(load_benchmark(dir));
+  return found;
+}
+
+fs::path kopt_home() {
+  if (const char* home = std::getenv("KOPT_HOME"); home && *home) return home;
+  return KOPT_SOURCE_ROOT;
+}
+
+fs::path default_suite() { return kopt_home() / "benchmarks"; }
+
+}  // namespace kopt

@@ -1,0 +1,64 @@
+// A benchmark of the suite, read from its manifest (benchmark.json, "kopt-benchmark/1").
+#pragma once
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "util/json.h"
+#include "util/result.h"
+
+namespace kopt {
+
+enum class Language { cpp, openmp, cuda };
+
+/// "cpp", "openmp" or "cuda".
+std::string to_string(Language language);
+
+/// A benchmark folder as described by its manifest.
+struct Benchmark {
+  std::filesystem::path dir;
+  std::string name;
+  Language language = Language::cpp;
+  std::string summary;
+  std::string technique;            ///< The optimization the human version demonstrates.
+  std::vector<std::string> functions;  ///< Global functions the kernel file defines.
+  std::string size_meaning;
+  std::vector<long> check_sizes;
+  long time_size = 0;
+  int seeds = 5;
+  double rtol = 0;
+  double atol = 0;
+  std::vector<std::string> flags;
+  std::string flops;  ///< Work per call as an expression of n.
+  std::string bytes;  ///< Compulsory memory traffic per call as an expression of n.
+  std::string hash;   ///< Digest of the manifest and every fixed file.
+
+  /// "original.cpp" or "original.cu": the only file a candidate replaces.
+  std::string kernel_file() const;
+  std::string human_file() const;
+  std::string driver_file() const;
+  std::filesystem::path kernel_path() const { return dir / kernel_file(); }
+  std::filesystem::path human_path() const { return dir / human_file(); }
+  std::filesystem::path driver_path() const { return dir / driver_file(); }
+  std::filesystem::path header_path() const { return dir / "kernel.h"; }
+  /// ".cpp" or ".cu".
+  std::string source_extension() const;
+};
+
+/// Reads and validates a benchmark folder; every problem is reported in one line.
+Result<Benchmark> load_benchmark(const std::filesystem::path& dir);
+
+/// Finds a benchmark by name (searched under `suite`) or by folder path.
+Result<Benchmark> find_benchmark(const std::string& name_or_path, const std::filesystem::path& suite);
+
+/// Every benchmark folder under `suite` (those that fail to load come back as Errors).
+std::vector<Result<Benchmark>> list_benchmarks(const std::filesystem::path& suite);
+
+/// The folder holding kopt's own files (benchmarks/, prompts/): $KOPT_HOME or the source tree.
+std::filesystem::path kopt_home();
+
+/// The default suite: kopt_home()/benchmarks.
+std::filesystem::path default_suite();
+
+}  // namespace kopt

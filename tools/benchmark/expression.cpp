@@ -1,0 +1,102 @@
+#include "tools/benchmark/expression.h"
+
+#include <cctype>
+#include <cmath>
+#include <cstdlib>
+
+namespace kopt {
+
+namespace {
+
+// Recursive descent: sum := product (('+'|'-') product)*; product := power (('*'|'/') power)*;
+// power := unary ('^' power)?; unary := '-' unary | atom; atom := number | n | f(sum) | (sum).
+class Parser {
+ public:
+  Parser(const std::string& text, double n) : text_(text), n_(n) {}
+
+  Result<double> parse() {
+    double value = sum();
+    skip_space();
+    if (error_.empty() && pos_ != text_.size()) error_ = "unexpected '" + text_.substr(pos_, 1) + "'";
+    if (!error_.empty()) return fail(error_ + " at position " + std::to_string(pos_));
+    return value;
+  }
+
+ private:
+  void skip_space() {
+    while (pos_ < text_.size() && std::isspace(static_cast<unsigned char>(text_[pos_]))) ++pos_;
+  }
+  bool accept(char c) {
+    skip_space();
+    if (pos_ < text_.size() && text_[pos_] == c) {
+      ++pos_;
+      return true;
+    }
+    return false;
+  }
+  double sum() {
+    double value = product();
+    while (error_.empty()) {
+      if (accept('+')) value += product();
+      else if (accept('-')) value -= product();
+      else break;
+    }
+    return value;
+  }
+  double product() {
+    double value = power();
+    while (error_.empty()) {
+      if (accept('*')) value *= power();
+      else if (accept('/')) value /= power();
+      else break;
+    }
+    return value;
+  }
+  double power() {
+    double base = unary();
+    return accept('^') ? std::pow(base, power()) : base;
+  }
+  double unary() { return accept('-') ? -unary() : atom(); }
+  double atom() {
+    skip_space();
+    if (accept('(')) {
+      double value = sum();
+      if (!accept(')')) error_ = "missing ')'";
+      return value;
+    }
+    if (pos_ < text_.size() && (std::isdigit(static_cast<unsigned char>(text_[pos_])) || text_[pos_] == '.')) {
+      char* end = nullptr;
+      double value = std::strtod(text_.c_str() + pos_, &end);
+      pos_ = static_cast<size_t>(end - text_.c_str());
+      return value;
+    }
+    size_t start = pos_;
+    while (pos_ < text_.size() && (std::isalnum(static_cast<unsigned char>(text_[pos_])) || text_[pos_] == '_')) ++pos_;
+    std::string word = text_.substr(start, pos_ - start);
+    if (word == "n") return n_;
+    if (word == "log2" || word == "sqrt") {
+      if (!accept('(')) {
+        error_ = "expected '(' after " + word;
+        return 0;
+      }
+      double arg = sum();
+      if (!accept(')')) error_ = "missing ')'";
+      return word == "log2" ? std::log2(arg) : std::sqrt(arg);
+    }
+    error_ = word.empty() ? "expected a number, n or '('" : "unknown name '" + word + "'";
+    return 0;
+  }
+
+  const std::string& text_;
+  double n_;
+  size_t pos_ = 0;
+  std::string error_;
+};
+
+}  // namespace
+
+Result<double> evaluate_expression(const std::string& text, double n) {
+  return Parser(text, n).parse();
+}
+
+}  // namespace kopt

@@ -1,0 +1,14 @@
+// Arithmetic expressions of the problem size, as the manifests write work per call:
+// "2*n^3", "8*n*n + 16*n", "n*log2(n)". Numbers, n, + - * / ^, parentheses, log2, sqrt.
+#pragma once
+
+#include <string>
+
+#include "util/result.h"
+
+namespace kopt {
+
+/// Evaluates `text` with the variable n; a syntax error names the position.
+Result<double> evaluate_expression(const std::string& text, double n);
+
+}  // namespace kopt

@@ -1,0 +1,47 @@
+// Small file-system helpers whose failures are values.
+#pragma once
+
+#include <filesystem>
+#include <string>
+
+#include "util/result.h"
+
+namespace kopt {
+
+/// Reads a whole file.
+Result<std::string> read_file(const std::filesystem::path& path);
+
+/// Writes a whole file, creating parent folders.
+Status write_file(const std::filesystem::path& path, const std::string& content);
+
+/// Writes through a temporary sibling and renames it over `path`, so readers never see a
+/// partial file.
+Status write_file_atomic(const std::filesystem::path& path, const std::string& content);
+
+/// Creates a fresh, empty, uniquely named folder under `parent`.
+Result<std::filesystem::path> make_unique_dir(const std::filesystem::path& parent,
+                                              const std::string& prefix);
+
+/// A folder removed with everything in it when this object goes away.
+class TempDir {
+ public:
+  /// Creates a fresh folder under `parent` (the system temporary folder when empty).
+  explicit TempDir(const std::string& prefix, std::filesystem::path parent = {});
+  ~TempDir();
+  TempDir(const TempDir&) = delete;
+  TempDir& operator=(const TempDir&) = delete;
+
+  const std::filesystem::path& path() const { return path_; }
+  /// Leaves the folder on disk when this object goes away.
+  void keep() { keep_ = true; }
+
+ private:
+  std::filesystem::path path_;
+  bool keep_ = false;
+};
+
+/// The user's cache folder for kopt: $KOPT_CACHE_DIR, else $XDG_CACHE_HOME/kopt, else
+/// ~/.cache/kopt.
+std::filesystem::path cache_dir();
+
+}  // namespace kopt

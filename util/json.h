@@ -1,0 +1,27 @@
+// The one place kopt turns JSON into text and text into JSON. Model and compiler output can
+// hold invalid UTF-8, so every dump replaces bad bytes instead of throwing.
+#pragma once
+
+#include <filesystem>
+#include <nlohmann/json_fwd.hpp>
+#include <string>
+
+#include "util/result.h"
+
+namespace kopt {
+
+using Json = nlohmann::json;
+
+/// Serializes compactly (indent < 0) or pretty-printed; invalid UTF-8 is replaced.
+std::string dump_json(const Json& value, int indent = -1);
+
+/// Parses text; a syntax error becomes an Error naming `what` and the position.
+Result<Json> parse_json(const std::string& text, const std::string& what);
+
+/// Reads and parses a JSON file.
+Result<Json> read_json_file(const std::filesystem::path& path);
+
+/// Writes pretty-printed JSON atomically (temporary file, then rename).
+Status write_json_file(const std::filesystem::path& path, const Json& value);
+
+}  // namespace kopt

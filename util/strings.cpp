@@ -1,0 +1,43 @@
+#include "util/strings.h"
+
+namespace kopt {
+
+std::vector<std::string> split(std::string_view text, char delimiter) {
+  std::vector<std::string> fields;
+  size_t start = 0;
+  while (true) {
+    size_t end = text.find(delimiter, start);
+    fields.emplace_back(text.substr(start, end - start));
+    if (end == std::string_view::npos) break;
+    start = end + 1;
+  }
+  return fields;
+}
+
+std::string trim(std::string_view text) {
+  const char* space = " \t\r\n";
+  size_t first = text.find_first_not_of(space);
+  if (first == std::string_view::npos) return {};
+  size_t last = text.find_last_not_of(space);
+  return std::string(text.substr(first, last - first + 1));
+}
+
+std::string tail(std::string_view text, size_t max_bytes) {
+  if (text.size() <= max_bytes) return std::string(text);
+  std::string_view kept = text.substr(text.size() - max_bytes);
+  if (size_t newline = kept.find('\n'); newline != std::string_view::npos && newline + 1 < kept.size())
+    kept = kept.substr(newline + 1);
+  return "[... " + std::to_string(text.size() - kept.size()) + " bytes cut ...]\n" +
+         std::string(kept);
+}
+
+std::string join(const std::vector<std::string>& items, std::string_view separator) {
+  std::string joined;
+  for (size_t i = 0; i < items.size(); ++i) {
+    if (i) joined += separator;
+    joined += items[i];
+  }
+  return joined;
+}
+
+}  // namespace kopt

@@ -1,0 +1,27 @@
+// String helpers shared across kopt.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace kopt {
+
+/// Splits on a delimiter; empty fields are kept.
+std::vector<std::string> split(std::string_view text, char delimiter);
+
+/// Removes leading and trailing white space.
+std::string trim(std::string_view text);
+
+/// True when `text` starts with `prefix`.
+inline bool starts_with(std::string_view text, std::string_view prefix) {
+  return text.substr(0, prefix.size()) == prefix;
+}
+
+/// Keeps the last `max_bytes` of text (whole lines where possible), marking the cut.
+std::string tail(std::string_view text, size_t max_bytes);
+
+/// Joins items with a separator.
+std::string join(const std::vector<std::string>& items, std::string_view separator);
+
+}  // namespace kopt
