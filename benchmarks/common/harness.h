@@ -134,18 +134,24 @@ class Problem {
   std::vector<OutputView> outputs_;
 };
 
-/// Writes poison over every output: NaN for floating point, a fixed pattern for integers, so a
-/// kernel that skips work cannot pass by leaving an earlier result in place.
+/// Bit patterns of poison: NaNs with a payload no arithmetic produces, and a byte pattern for
+/// integers. kopt recognizes them in outputs as "never written".
+inline constexpr uint32_t kPoisonF32 = 0x7fc0dead;
+inline constexpr uint64_t kPoisonF64 = 0x7ff8deaddeaddeadULL;
+inline constexpr unsigned char kPoisonByte = 0xA5;
+
+/// Writes poison over every output, so a kernel that skips work cannot pass by leaving an
+/// earlier result in place.
 inline void poison(const std::vector<OutputView>& outputs) {
   for (const auto& out : outputs) {
     if (out.dtype == DType::f32) {
-      auto* p = static_cast<float*>(out.data);
-      for (size_t i = 0; i < out.count; ++i) p[i] = std::numeric_limits<float>::quiet_NaN();
+      auto* p = static_cast<uint32_t*>(out.data);
+      for (size_t i = 0; i < out.count; ++i) p[i] = kPoisonF32;
     } else if (out.dtype == DType::f64) {
-      auto* p = static_cast<double*>(out.data);
-      for (size_t i = 0; i < out.count; ++i) p[i] = std::numeric_limits<double>::quiet_NaN();
+      auto* p = static_cast<uint64_t*>(out.data);
+      for (size_t i = 0; i < out.count; ++i) p[i] = kPoisonF64;
     } else {
-      std::memset(out.data, 0xA5, out.count * out.element_size);
+      std::memset(out.data, kPoisonByte, out.count * out.element_size);
     }
   }
 }
