@@ -1,5 +1,6 @@
 #include "sandbox/process.h"
 
+#include <fcntl.h>
 #include <grp.h>
 #include <poll.h>
 #include <signal.h>
@@ -11,6 +12,8 @@
 #include <boost/process/extend.hpp>
 #include <cerrno>
 #include <cstring>
+#include <mutex>
+#include <thread>
 
 extern char** environ;
 
@@ -62,6 +65,30 @@ bool drain(int fd, Clock::time_point deadline, size_t cap, ProcessResult& result
   }
 }
 
+void close_on_exec(const bp::pipe& p) {
+  fcntl(p.native_source(), F_SETFD, FD_CLOEXEC);
+  fcntl(p.native_sink(), F_SETFD, FD_CLOEXEC);
+}
+
+// Pipes are created and handed to a child under one lock, so a child spawned concurrently by
+// another thread never inherits our ends (which would hold our EOF hostage).
+std::mutex spawn_mutex;
+
+// Feeds the child's standard input from a thread, so a child that writes a lot before reading
+// cannot deadlock against us.
+std::thread feed(int fd, const std::string& input) {
+  return std::thread([fd, &input] {
+    size_t done = 0;
+    while (done < input.size()) {
+      ssize_t n = write(fd, input.data() + done, input.size() - done);
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0) break;  // The child closed its end: it does not want more.
+      done += static_cast<size_t>(n);
+    }
+    ::close(fd);
+  });
+}
+
 }  // namespace
 
 std::string ProcessResult::describe() const {
@@ -72,31 +99,44 @@ std::string ProcessResult::describe() const {
 }
 
 ProcessResult LocalProcessRunner::run(const ProcessSpec& spec) {
+  static const bool ignore_sigpipe = [] { return ::signal(SIGPIPE, SIG_IGN) != SIG_ERR; }();
+  (void)ignore_sigpipe;
   ProcessResult result;
   const auto start = Clock::now();
-  bp::pipe pipe;
-  std::error_code ec;
   bp::environment env;
   for (const auto& [key, value] : spec.env) env[key] = value;
+  std::unique_lock<std::mutex> spawning(spawn_mutex);
+  bp::pipe pipe;
+  bp::pipe input;
+  close_on_exec(pipe);
+  close_on_exec(input);
+  std::error_code ec;
   bp::child child(
       spec.argv.front(), bp::args(std::vector<std::string>(spec.argv.begin() + 1, spec.argv.end())),
       bp::start_dir(spec.cwd.empty() ? std::filesystem::current_path().string() : spec.cwd.string()),
-      env, (bp::std_out & bp::std_err) > pipe, bp::std_in < bp::null, ec,
+      env, (bp::std_out & bp::std_err) > pipe, bp::std_in < input, ec,
       bp::extend::on_exec_setup = [&spec](auto&) { prepare_child(spec); });
+  ::close(input.native_source());
+  input.assign_source(-1);
+  ::close(pipe.native_sink());  // Only the child writes; EOF comes when it and its heirs exit.
+  pipe.assign_sink(-1);
+  spawning.unlock();
+  std::thread feeder = feed(input.native_sink(), spec.input);
+  input.assign_sink(-1);
   if (ec) {
+    feeder.join();
     result.spawn_failed = true;
     result.output = spec.argv.front() + ": " + ec.message();
     return result;
   }
   const pid_t pid = child.id();
-  ::close(pipe.native_sink());  // Only the child writes; EOF comes when it and its heirs exit.
-  pipe.assign_sink(-1);
   const bool finished = drain(pipe.native_source(), start + spec.timeout, spec.output_cap, result);
   if (!finished) {
     result.timed_out = true;
     ::kill(-pid, SIGKILL);
     ::kill(pid, SIGKILL);
   }
+  feeder.join();
   int status = 0;
   rusage usage{};
   while (wait4(pid, &status, 0, &usage) < 0 && errno == EINTR) {

@@ -26,6 +26,8 @@ struct ProcessSpec {
   std::filesystem::path cwd;
   /// The complete environment of the child; nothing is inherited.
   std::map<std::string, std::string> env;
+  /// Written to the child's standard input, which is then closed (empty: /dev/null).
+  std::string input;
   std::chrono::milliseconds timeout{60000};
   /// Captured output beyond this many bytes is drained and dropped.
   size_t output_cap = 1 << 20;

@@ -133,11 +133,6 @@ std::vector<Result<Benchmark>> list_benchmarks(const fs::path& suite) {
   return found;
 }
 
-fs::path kopt_home() {
-  if (const char* home = std::getenv("KOPT_HOME"); home && *home) return home;
-  return KOPT_SOURCE_ROOT;
-}
-
 fs::path default_suite() { return kopt_home() / "benchmarks"; }
 
 }  // namespace kopt

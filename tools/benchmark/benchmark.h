@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "util/json.h"
+#include "util/paths.h"
 #include "util/result.h"
 
 namespace kopt {
@@ -54,9 +55,6 @@ Result<Benchmark> find_benchmark(const std::string& name_or_path, const std::fil
 
 /// Every benchmark folder under `suite` (those that fail to load come back as Errors).
 std::vector<Result<Benchmark>> list_benchmarks(const std::filesystem::path& suite);
-
-/// The folder holding kopt's own files (benchmarks/, prompts/): $KOPT_HOME or the source tree.
-std::filesystem::path kopt_home();
 
 /// The default suite: kopt_home()/benchmarks.
 std::filesystem::path default_suite();
