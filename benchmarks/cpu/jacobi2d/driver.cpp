@@ -1,0 +1,23 @@
+#include "harness.h"
+#include "kernel.h"
+
+// Size n: an n x n grid, advanced kSteps sweeps per call.
+class Jacobi2d : public kopt_bench::Problem {
+ public:
+  static constexpr int kSteps = 10;
+  explicit Jacobi2d(long n) : n_(n), u0_(n * n), u_(n * n), scratch_(n * n) { output("u", u_); }
+  void fill(kopt_bench::Rng& rng) override {
+    rng.fill(u0_, 0.0, 1.0);
+    r_ = rng.uniform(0.1, 0.25);
+  }
+  void call() override { jacobi2d(u0_.data(), u_.data(), scratch_.data(), n_, kSteps, r_); }
+
+ private:
+  long n_;
+  std::vector<double> u0_, u_, scratch_;
+  double r_ = 0;
+};
+
+int main(int argc, char** argv) {
+  return kopt_bench::main<Jacobi2d>(argc, argv);
+}
