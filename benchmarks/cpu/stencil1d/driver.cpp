@@ -1,0 +1,22 @@
+#include "harness.h"
+#include "kernel.h"
+
+// Size n: a signal of n doubles filtered with a radius-kRadius stencil.
+class Stencil1d : public kopt_bench::Problem {
+ public:
+  static constexpr int kRadius = 8;
+  explicit Stencil1d(long n) : n_(n), in_(n), out_(n), w_(2 * kRadius + 1) { output("out", out_); }
+  void fill(kopt_bench::Rng& rng) override {
+    rng.fill(in_, -1.0, 1.0);
+    rng.fill(w_, -1.0, 1.0);
+  }
+  void call() override { stencil1d(in_.data(), out_.data(), n_, w_.data(), kRadius); }
+
+ private:
+  long n_;
+  std::vector<double> in_, out_, w_;
+};
+
+int main(int argc, char** argv) {
+  return kopt_bench::main<Stencil1d>(argc, argv);
+}
