@@ -1,0 +1,32 @@
+#include "harness.h"
+#include "kernel.h"
+
+// Size n: n particles, advanced 50 steps.
+class TrapParticles : public kopt_bench::Problem {
+ public:
+  explicit TrapParticles(long n)
+      : n_(n), pos_(3 * n), vel_(3 * n), mass_(n), charge_(n), pos_out_(3 * n), vel_out_(3 * n) {
+    output("pos", pos_out_);
+    output("vel", vel_out_);
+  }
+  void fill(kopt_bench::Rng& rng) override {
+    rng.fill(pos_, -1.0, 1.0);
+    rng.fill(vel_, -0.5, 0.5);
+    rng.fill(mass_, 1.0, 4.0);
+    rng.fill(charge_, -2.0, 2.0);
+    dt_ = rng.uniform(0.005, 0.02);
+  }
+  void call() override {
+    trap_particles(pos_.data(), vel_.data(), mass_.data(), charge_.data(), n_, 50, dt_, 3.0, 0.1,
+                   pos_out_.data(), vel_out_.data());
+  }
+
+ private:
+  long n_;
+  std::vector<double> pos_, vel_, mass_, charge_, pos_out_, vel_out_;
+  double dt_ = 0;
+};
+
+int main(int argc, char** argv) {
+  return kopt_bench::main<TrapParticles>(argc, argv);
+}
