@@ -1,0 +1,5 @@
+// Out-of-place transpose of a row-major rows x cols matrix: b[j][i] = a[i][j], where b is
+// row-major cols x rows.
+#pragma once
+
+void transpose(const double* a, double* b, long rows, long cols);
