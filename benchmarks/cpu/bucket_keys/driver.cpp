@@ -1,0 +1,34 @@
+#include <algorithm>
+
+#include "harness.h"
+#include "kernel.h"
+
+// Size n: n keys in [-1000, 1000) on a grid of 1/64 (so equal keys occur), and 200 splitters
+// sampled from the keys with replacement, sorted.
+class BucketKeys : public kopt_bench::Problem {
+ public:
+  static constexpr int kSplitters = 200;
+  explicit BucketKeys(long n)
+      : n_(n), keys_(n), splitters_(kSplitters), bucket_(n), counts_(kSplitters + 1) {
+    output("bucket", bucket_);
+    output("counts", counts_);
+  }
+  void fill(kopt_bench::Rng& rng) override {
+    for (double& key : keys_) key = static_cast<double>(rng.integer(-64000, 63999)) / 64.0;
+    for (double& s : splitters_) s = keys_[rng.integer(0, n_ - 1)];
+    std::sort(splitters_.begin(), splitters_.end());
+  }
+  void call() override {
+    classify_keys(keys_.data(), n_, splitters_.data(), kSplitters, bucket_.data(), counts_.data());
+  }
+
+ private:
+  long n_;
+  std::vector<double> keys_, splitters_;
+  std::vector<int32_t> bucket_;
+  std::vector<int64_t> counts_;
+};
+
+int main(int argc, char** argv) {
+  return kopt_bench::main<BucketKeys>(argc, argv);
+}
