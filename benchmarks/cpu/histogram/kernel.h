@@ -1,0 +1,7 @@
+// Histogram of n doubles into `bins` equal bins over [lo, hi): value v goes to bin
+// (long)((v - lo) / (hi - lo) * bins), clamped to [0, bins - 1]. counts is overwritten.
+#pragma once
+
+#include <cstdint>
+
+void histogram(const double* v, long n, double lo, double hi, int64_t* counts, int bins);
