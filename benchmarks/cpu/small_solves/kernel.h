@@ -1,0 +1,6 @@
+// Solves `count` independent k x k systems A x = b by Gaussian elimination with partial
+// pivoting (on ties the first row wins). a holds the matrices one after another, each
+// row-major (count*k*k values), b the right-hand sides (count*k); x receives the solutions.
+#pragma once
+
+void solve_small_systems(const double* a, const double* b, long count, int k, double* x);
