@@ -1,0 +1,6 @@
+// Softened gravitational accelerations of n bodies (G = 1):
+//   acc_i = sum over j != i of m_j (p_j - p_i) / (|p_j - p_i|^2 + eps^2)^(3/2).
+// Body i is body[4i .. 4i+2] = position, body[4i+3] = mass; acc[3i .. 3i+2] receives acc_i.
+#pragma once
+
+void nbody_accel(const double* body, double* acc, long n, double eps);
