@@ -1,0 +1,228 @@
+#include "tools/eval/build.h"
+
+#include <algorithm>
+#include <chrono>
+#include <nlohmann/json.hpp>
+#include <regex>
+#include <set>
+#include <sstream>
+
+#include "util/files.h"
+#include "util/hash.h"
+#include "util/paths.h"
+#include "util/strings.h"
+
+namespace kopt {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+constexpr const char* kBuildFormat = "kopt-build/1";
+constexpr size_t kLogCap = 64 * 1024;
+
+// The first line that reads like a compiler error, for the one-line failure.
+std::string first_error(const std::string& log) {
+  std::istringstream lines(log);
+  std::string line;
+  while (std::getline(lines, line))
+    if (line.find("error") != std::string::npos) return trim(line);
+  return trim(log.substr(0, log.find('\n')));
+}
+
+// Keeps g++'s "optimized:" and "missed:" remarks about the kernel file, once each.
+std::string filter_remarks(const std::string& raw, const std::string& kernel_name) {
+  std::set<std::string> seen;
+  std::string kept;
+  std::istringstream lines(raw);
+  std::string line;
+  while (std::getline(lines, line) && seen.size() < 200) {
+    if (!starts_with(line, kernel_name + ":")) continue;
+    if (line.find(" optimized: ") == std::string::npos && line.find(" missed: ") == std::string::npos)
+      continue;
+    if (seen.insert(line).second) kept += line + "\n";
+  }
+  return kept;
+}
+
+// Keeps nvcc's ptxas resource report lines.
+std::string ptxas_report(const std::string& log) {
+  std::string kept;
+  std::istringstream lines(log);
+  std::string line;
+  while (std::getline(lines, line))
+    if (line.find("ptxas info") != std::string::npos) kept += line + "\n";
+  return kept;
+}
+
+void copy_into(const fs::path& file, const fs::path& dir) {
+  std::error_code ec;
+  fs::copy_file(file, dir / file.filename(), fs::copy_options::overwrite_existing, ec);
+}
+
+BuildOutcome load_cached(const fs::path& entry) {
+  BuildOutcome outcome;
+  auto doc = read_json_file(entry / "build.json");
+  if (!doc || doc->value("format", "") != kBuildFormat) return outcome;
+  const Json& j = *doc;
+  outcome.ok = j.value("ok", false);
+  outcome.failure = j.value("failure", "");
+  outcome.log = j.value("log", "");
+  outcome.remarks = j.value("remarks", "");
+  outcome.toolchain = j.value("toolchain", "");
+  for (const auto& f : j.value("findings", Json::array()))
+    outcome.findings.push_back({f.value("category", ""), f.value("symbol", ""), f.value("message", "")});
+  outcome.binary = entry / "bench";
+  outcome.cached = true;
+  if (outcome.ok && !fs::exists(outcome.binary)) outcome.cached = false;
+  return outcome;
+}
+
+// Moves a finished build into the cache; a concurrent identical build may have won the race.
+void store(const BuildOutcome& outcome, const fs::path& workspace, const fs::path& entry) {
+  Json j = to_json(outcome);
+  j["format"] = kBuildFormat;
+  if (!write_json_file(workspace / "build.json", j)) return;
+  TempDir staging("stage-", entry.parent_path());
+  copy_into(workspace / "build.json", staging.path());
+  if (outcome.ok) copy_into(workspace / "bench", staging.path());
+  std::error_code ec;
+  fs::rename(staging.path(), entry, ec);
+  if (!ec) staging.keep();
+}
+
+}  // namespace
+
+Json to_json(const BuildOutcome& build) {
+  Json findings = Json::array();
+  for (const auto& f : build.findings)
+    findings.push_back({{"category", f.category}, {"symbol", f.symbol}, {"message", f.message}});
+  return {{"ok", build.ok},         {"cached", build.cached},   {"key", build.key},
+          {"failure", build.failure}, {"log", build.log},       {"remarks", build.remarks},
+          {"findings", findings},   {"toolchain", build.toolchain}, {"seconds", build.seconds}};
+}
+
+std::string workspace_kernel_name(const Benchmark& bench) {
+  return "kernel" + bench.source_extension();
+}
+
+std::vector<fs::path> fixed_build_files(const Benchmark& bench) {
+  std::vector<fs::path> files = {bench.header_path(), bench.driver_path()};
+  const fs::path common = kopt_home() / "benchmarks" / "common";
+  std::error_code ec;
+  for (const auto& entry : fs::directory_iterator(common, ec))
+    if (entry.is_regular_file()) files.push_back(entry.path());
+  std::sort(files.begin(), files.end());
+  return files;
+}
+
+Result<Toolchain> Builder::toolchain(Language language) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  auto it = toolchains_.find(language);
+  if (it == toolchains_.end())
+    it = toolchains_.emplace(language, find_toolchain(language, *ctx_.runner)).first;
+  return it->second;
+}
+
+ProcessResult Builder::run_in(const fs::path& workspace, std::vector<std::string> argv,
+                              int timeout_s) {
+  ProcessSpec spec;
+  spec.argv = std::move(argv);
+  spec.cwd = workspace;
+  spec.env = {{"PATH", "/usr/local/cuda/bin:/usr/bin:/bin"}, {"HOME", workspace.string()},
+              {"TMPDIR", "/tmp"}, {"LC_ALL", "C"}};
+  spec.timeout = std::chrono::seconds(timeout_s);
+  spec.output_cap = kLogCap;
+  SandboxPolicy policy = ctx_.policy;
+  policy.limits = candidate_limits(0, static_cast<uint64_t>(timeout_s) * 2);
+  return ctx_.runner->run(confine(spec, workspace, policy));
+}
+
+Result<fs::path> Builder::driver_object(const Benchmark& bench, const Toolchain& tc,
+                                        const fs::path& workspace) {
+  Hasher hasher;
+  hasher.add("driver-v1").add(tc.fingerprint).add(join(bench.flags, " "));
+  for (const auto& file : fixed_build_files(bench)) hasher.add_file(file);
+  const fs::path entry = ctx_.cache_root / "drivers" / hasher.hex();
+  const std::string name = "driver.o";
+  if (fs::exists(entry / name)) return entry / name;
+  ProcessResult result = run_in(workspace, tc.compile(bench, bench.driver_file(), name, false), 600);
+  if (!result.succeeded())
+    return fail("the benchmark's driver does not compile: " + first_error(result.output));
+  fs::create_directories(entry);
+  TempDir staging("stage-", entry);
+  copy_into(workspace / name, staging.path());
+  std::error_code ec;
+  fs::rename(staging.path() / name, entry / name, ec);
+  return entry / name;
+}
+
+BuildOutcome Builder::build(const Benchmark& bench, const std::string& kernel_source) {
+  const auto start = std::chrono::steady_clock::now();
+  BuildOutcome outcome;
+  auto tc = toolchain(bench.language);
+  if (!tc) {
+    outcome.failure = tc.error().message;
+    return outcome;
+  }
+  outcome.toolchain = tc->fingerprint;
+  Hasher hasher;
+  hasher.add("build-v1").add(kernel_source).add(bench.hash).add(tc->fingerprint);
+  for (const auto& file : fixed_build_files(bench)) hasher.add_file(file);
+  outcome.key = hasher.hex();
+  const fs::path entry = ctx_.cache_root / "builds" / outcome.key;
+  if (BuildOutcome cached = load_cached(entry); cached.cached) {
+    cached.key = outcome.key;
+    return cached;
+  }
+  fs::create_directories(entry.parent_path());
+  TempDir workspace("build-", ctx_.work_root);
+  for (const auto& file : fixed_build_files(bench)) copy_into(file, workspace.path());
+  const std::string kernel = workspace_kernel_name(bench);
+  if (auto st = write_file(workspace.path() / kernel, kernel_source); !st) {
+    outcome.failure = st.error().message;
+    return outcome;
+  }
+  share_workspace(workspace.path(), ctx_.policy);
+
+  ProcessResult compiled = run_in(workspace.path(), tc->compile(bench, kernel, "kernel.o", true), 300);
+  outcome.log = compiled.output;
+  if (bench.language == Language::cuda) {
+    outcome.remarks = ptxas_report(compiled.output);
+  } else if (auto raw = read_file(workspace.path() / kRemarksFile)) {
+    outcome.remarks = filter_remarks(*raw, kernel);
+  }
+  if (!compiled.succeeded()) {
+    outcome.failure = compiled.timed_out ? "the compiler timed out" : "does not compile: " + first_error(compiled.output);
+  } else {
+    ProcessResult symbols = run_in(workspace.path(), {"nm", "-P", "kernel.o"}, 60);
+    ProcessResult disassembly =
+        run_in(workspace.path(), {"objdump", "-d", "--no-show-raw-insn", "kernel.o"}, 60);
+    outcome.findings = check_symbols(symbols.output, bench.functions);
+    for (auto& f : check_instructions(disassembly.output)) outcome.findings.push_back(f);
+    if (!symbols.succeeded()) outcome.failure = "cannot list the kernel's symbols: " + symbols.describe();
+    else if (!outcome.findings.empty()) outcome.failure = "rejected: " + outcome.findings.front().message;
+  }
+  if (outcome.failure.empty()) {
+    auto driver = driver_object(bench, *tc, workspace.path());
+    if (!driver) {
+      outcome.failure = driver.error().message;
+    } else {
+      copy_into(*driver, workspace.path());
+      ProcessResult linked = run_in(workspace.path(), tc->link(bench, {"kernel.o", "driver.o"}, "bench"), 300);
+      outcome.log += linked.output;
+      if (!linked.succeeded()) outcome.failure = "does not link: " + first_error(linked.output);
+    }
+  }
+  outcome.ok = outcome.failure.empty();
+  outcome.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  store(outcome, workspace.path(), entry);
+  outcome.binary = entry / "bench";
+  if (outcome.ok && !fs::exists(outcome.binary)) {
+    outcome.ok = false;
+    outcome.failure = "cannot store the build in " + entry.string();
+  }
+  return outcome;
+}
+
+}  // namespace kopt

@@ -1,0 +1,31 @@
+#include "tools/eval/context.h"
+
+#include <unistd.h>
+
+#include <thread>
+
+#include "util/files.h"
+
+namespace kopt {
+
+std::map<std::string, std::string> default_run_env() {
+  const unsigned threads = std::max(1u, std::thread::hardware_concurrency());
+  return {{"PATH", "/usr/bin:/bin"},
+          {"HOME", "/tmp"},
+          {"LC_ALL", "C"},
+          {"OMP_NUM_THREADS", std::to_string(threads)},
+          {"OMP_PROC_BIND", "close"},
+          {"OMP_PLACES", "cores"}};
+}
+
+ExecutionContext default_context(ProcessRunner& runner, bool sandbox) {
+  ExecutionContext ctx;
+  ctx.runner = &runner;
+  ctx.policy.enabled = sandbox;
+  ctx.work_root = std::filesystem::temp_directory_path() / ("kopt-work-" + std::to_string(getuid()));
+  ctx.cache_root = cache_dir();
+  ctx.run_env = default_run_env();
+  return ctx;
+}
+
+}  // namespace kopt

@@ -1,0 +1,71 @@
+// One candidate's verdict and everything measured on the way: the "kopt-evaluation/1" JSON
+// document that `kopt eval --json` prints and run records keep.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+
+#include "tools/eval/build.h"
+#include "tools/eval/check.h"
+#include "tools/eval/timing.h"
+#include "util/json.h"
+
+namespace kopt {
+
+/// Verdicts, from best to worst.
+namespace verdict {
+inline constexpr const char* kFaster = "faster";          ///< Correct and a significant win.
+inline constexpr const char* kNotFaster = "not-faster";   ///< Correct, no significant difference.
+inline constexpr const char* kSlower = "slower";          ///< Correct and significantly slower.
+inline constexpr const char* kIncorrect = "incorrect";    ///< Wrong outputs, crash, timeout, ...
+inline constexpr const char* kRejected = "rejected";      ///< A static policy finding (a cheat).
+inline constexpr const char* kBuildFailed = "build-failed";
+inline constexpr const char* kError = "error";            ///< kopt could not judge (setup).
+}  // namespace verdict
+
+/// Achieved rates at the time size, from the manifest's analytic work and measured medians.
+struct Placement {
+  double flops = 0;  ///< Per call.
+  double bytes = 0;  ///< Per call.
+  double baseline_gflops = 0, baseline_gbytes = 0;
+  double candidate_gflops = 0, candidate_gbytes = 0;
+};
+
+struct Evaluation {
+  std::string benchmark;
+  std::string benchmark_hash;
+  std::string label;        ///< "human", a file name, "candidate 0003", ...
+  std::string source_hash;
+  std::string baseline = "original";
+  std::string status;       ///< One of verdict::*.
+  std::string category;     ///< Why, in one word, when not a clean verdict ("cache", "timeout").
+  std::string reason;       ///< One line for people and models.
+  std::vector<uint64_t> check_seeds;
+  uint64_t timing_seed = 0;
+  BuildOutcome build;
+  std::optional<CheckOutcome> check;
+  std::optional<TimingOutcome> timing;
+  std::optional<Placement> placement;
+  std::string sandbox;
+  std::map<std::string, std::string> environment;
+  std::string started;      ///< ISO 8601, UTC.
+  double seconds = 0;
+
+  /// True for a correct candidate (faster, not-faster or slower).
+  bool correct() const;
+  /// The measured speedup over the baseline, or 0 when not timed.
+  double speedup() const { return timing ? timing->interval.speedup : 0; }
+};
+
+/// The versioned JSON document with every sample.
+Json to_json(const Evaluation& evaluation);
+
+/// "faster: 6.98x [6.85, 7.10] p=3e-12" or "incorrect (cache): ..." in one line.
+std::string one_line(const Evaluation& evaluation);
+
+/// The current time in ISO 8601, UTC.
+std::string now_iso8601();
+
+}  // namespace kopt

@@ -1,0 +1,111 @@
+#include "tools/eval/evaluator.h"
+
+#include <chrono>
+#include <random>
+
+#include "tools/benchmark/expression.h"
+#include "util/files.h"
+#include "util/hash.h"
+
+namespace kopt {
+
+namespace {
+
+void set_verdict(Evaluation& e, const char* status, std::string category, std::string reason) {
+  e.status = status;
+  e.category = std::move(category);
+  e.reason = std::move(reason);
+}
+
+std::vector<uint64_t> draw_seeds(std::mt19937_64& rng, int count) {
+  std::vector<uint64_t> seeds;
+  for (int i = 0; i < count; ++i) seeds.push_back(rng() % 1000000000);
+  return seeds;
+}
+
+Placement place(const Benchmark& bench, const TimingOutcome& t) {
+  Placement p;
+  p.flops = evaluate_expression(bench.flops, static_cast<double>(bench.time_size)).value();
+  p.bytes = evaluate_expression(bench.bytes, static_cast<double>(bench.time_size)).value();
+  auto rate = [](double work, double seconds) { return seconds > 0 ? work / seconds * 1e-9 : 0; };
+  p.baseline_gflops = rate(p.flops, t.baseline_spread.median);
+  p.baseline_gbytes = rate(p.bytes, t.baseline_spread.median);
+  p.candidate_gflops = rate(p.flops, t.candidate_spread.median);
+  p.candidate_gbytes = rate(p.bytes, t.candidate_spread.median);
+  return p;
+}
+
+void judge_timing(Evaluation& e) {
+  const TimingOutcome& t = *e.timing;
+  if (!t.ok) {
+    const bool infra = t.reason.find("of the baseline") != std::string::npos;
+    set_verdict(e, infra ? verdict::kError : verdict::kIncorrect, t.category, t.reason);
+  } else if (t.significant && t.interval.low > 1) {
+    set_verdict(e, verdict::kFaster, "", "a significant win over the " + e.baseline);
+  } else if (t.significant && t.interval.high < 1) {
+    set_verdict(e, verdict::kSlower, "", "significantly slower than the " + e.baseline);
+  } else {
+    set_verdict(e, verdict::kNotFaster, "", "no significant difference from the " + e.baseline);
+  }
+}
+
+// Builds, checks and times; returns early with the verdict set at the first failure.
+void run_stages(const ExecutionContext& ctx, Builder& builder, const Benchmark& bench,
+                const EvalRequest& request, const ProgressFn& progress, Evaluation& e) {
+  progress("build");
+  e.build = builder.build(bench, request.source);
+  if (!e.build.ok)
+    return set_verdict(e, e.build.rejected() ? verdict::kRejected : verdict::kBuildFailed,
+                       e.build.rejected() ? e.build.findings.front().category : "compile", e.build.failure);
+  auto original_source = read_file(bench.kernel_path());
+  if (!original_source) return set_verdict(e, verdict::kError, "setup", original_source.error().message);
+  BuildOutcome original = builder.build(bench, *original_source);
+  if (!original.ok) return set_verdict(e, verdict::kError, "setup", "the original does not build: " + original.failure);
+
+  progress("check");
+  e.check = check_candidate(ctx, bench, original.binary, e.build.binary, e.check_seeds);
+  if (!e.check->ok) {
+    const bool infra = e.check->category == "error" || e.check->category == "no-gpu";
+    return set_verdict(e, infra ? verdict::kError : verdict::kIncorrect, e.check->category, e.check->reason);
+  }
+  if (!request.time) return set_verdict(e, verdict::kNotFaster, "", "correct (not timed)");
+
+  progress("time");
+  DriverRequest ref_request{"check", bench.time_size, {e.timing_seed}, 0, 1, {}, std::chrono::seconds(600),
+                            bench.language == Language::cuda ? 0 : default_memory_limit()};
+  DriverRun reference = run_driver(ctx, bench, original.binary, ref_request);
+  if (!reference.failure.empty() || reference.outputs.size() != 1)
+    return set_verdict(e, verdict::kError, "setup", "the original fails at the time size: " + reference.failure);
+  const int threads = allowed_threads(bench, ctx, reference.threads_max);
+  e.timing = time_candidate(ctx, bench, original.binary, e.build.binary, reference.outputs[0],
+                            e.timing_seed, request.timing, threads);
+  judge_timing(e);
+  if (e.timing->ok) e.placement = place(bench, *e.timing);
+}
+
+}  // namespace
+
+Evaluation LocalEvaluator::evaluate(const Benchmark& bench, const EvalRequest& request,
+                                    const ProgressFn& progress) {
+  const auto start = std::chrono::steady_clock::now();
+  Evaluation e;
+  e.benchmark = bench.name;
+  e.benchmark_hash = bench.hash;
+  e.label = request.label;
+  e.source_hash = hash_hex(request.source);
+  e.sandbox = describe(ctx_.policy);
+  e.environment = ctx_.run_env;
+  e.started = now_iso8601();
+  std::mt19937_64 rng(request.seed ? *request.seed : std::random_device{}() * 0x9e3779b97f4a7c15ULL);
+  e.check_seeds = draw_seeds(rng, bench.seeds);
+  e.timing_seed = draw_seeds(rng, 1).front();
+  run_stages(ctx_, builder_, bench, request, progress ? progress : [](const std::string&) {}, e);
+  e.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return e;
+}
+
+BuildOutcome LocalEvaluator::build(const Benchmark& bench, const std::string& source) {
+  return builder_.build(bench, source);
+}
+
+}  // namespace kopt

@@ -1,0 +1,188 @@
+#include "tools/eval/outputs.h"
+
+#include <cmath>
+#include <cstring>
+#include <fstream>
+#include <iterator>
+
+#include <fmt/format.h>
+
+namespace kopt {
+
+namespace {
+
+constexpr uint32_t kPoisonF32 = 0x7fc0dead;          // Must match harness.h.
+constexpr uint64_t kPoisonF64 = 0x7ff8deaddeaddeadULL;
+constexpr unsigned char kPoisonByte = 0xA5;
+
+size_t element_size(uint8_t dtype) {
+  switch (dtype) {
+    case 1: case 3: case 6: return 4;
+    case 2: case 4: case 7: return 8;
+    case 5: return 1;
+    default: return 0;
+  }
+}
+
+class Reader {
+ public:
+  explicit Reader(const std::vector<char>& data) : data_(data) {}
+  bool done() const { return pos_ == data_.size(); }
+  template <class T>
+  bool get(T& value) {
+    if (data_.size() - pos_ < sizeof(T)) return false;
+    std::memcpy(&value, data_.data() + pos_, sizeof(T));
+    pos_ += sizeof(T);
+    return true;
+  }
+  bool bytes(size_t n, std::vector<unsigned char>& out) {
+    if (data_.size() - pos_ < n) return false;
+    out.assign(data_.begin() + static_cast<long>(pos_), data_.begin() + static_cast<long>(pos_ + n));
+    pos_ += n;
+    return true;
+  }
+  size_t pos() const { return pos_; }
+
+ private:
+  const std::vector<char>& data_;
+  size_t pos_ = 0;
+};
+
+bool read_array(Reader& in, OutputArray& array) {
+  uint32_t name_size = 0;
+  std::vector<unsigned char> name;
+  if (!in.get(name_size) || name_size > 4096 || !in.bytes(name_size, name)) return false;
+  array.name.assign(name.begin(), name.end());
+  if (!in.get(array.dtype) || !in.get(array.count)) return false;
+  const size_t size = element_size(array.dtype);
+  if (size == 0 || array.count > (uint64_t{1} << 40) / size) return false;
+  return in.bytes(array.count * size, array.bytes);
+}
+
+double value_at(const OutputArray& a, uint64_t i) {
+  const unsigned char* p = a.bytes.data() + i * element_size(a.dtype);
+  switch (a.dtype) {
+    case 1: { float v; std::memcpy(&v, p, 4); return v; }
+    case 2: { double v; std::memcpy(&v, p, 8); return v; }
+    case 3: { int32_t v; std::memcpy(&v, p, 4); return v; }
+    case 4: { int64_t v; std::memcpy(&v, p, 8); return static_cast<double>(v); }
+    case 5: return p[0];
+    case 6: { uint32_t v; std::memcpy(&v, p, 4); return v; }
+    default: { uint64_t v; std::memcpy(&v, p, 8); return static_cast<double>(v); }
+  }
+}
+
+bool is_poison(const OutputArray& a, uint64_t i) {
+  const size_t size = element_size(a.dtype);
+  const unsigned char* p = a.bytes.data() + i * size;
+  if (a.dtype == 1) { uint32_t v; std::memcpy(&v, p, 4); return v == kPoisonF32; }
+  if (a.dtype == 2) { uint64_t v; std::memcpy(&v, p, 8); return v == kPoisonF64; }
+  for (size_t b = 0; b < size; ++b)
+    if (p[b] != kPoisonByte) return false;
+  return true;
+}
+
+bool is_float(uint8_t dtype) { return dtype == 1 || dtype == 2; }
+
+std::string show(double v) { return fmt::format("{:.9g}", v); }
+
+void compare_array(const OutputArray& c, const OutputArray& r, double rtol, double atol,
+                   Comparison& result) {
+  uint64_t first_bad = 0, unwritten = 0, nans = 0;
+  bool any_bad = false;
+  for (uint64_t i = 0; i < r.count; ++i) {
+    const double got = value_at(c, i), want = value_at(r, i);
+    bool bad;
+    if (is_poison(c, i) && !is_poison(r, i)) {
+      ++unwritten;
+      bad = true;
+    } else if (is_float(r.dtype)) {
+      const double err = std::fabs(got - want);
+      bad = !(err <= atol + rtol * std::fabs(want));  // NaN compares false: always bad.
+      if (std::isnan(got)) ++nans;
+      if (std::isfinite(err)) {
+        result.max_abs_error = std::max(result.max_abs_error, err);
+        if (want != 0) result.max_rel_error = std::max(result.max_rel_error, err / std::fabs(want));
+      }
+    } else {
+      bad = std::memcmp(c.bytes.data() + i * element_size(c.dtype),
+                        r.bytes.data() + i * element_size(r.dtype), element_size(r.dtype)) != 0;
+    }
+    if (bad && !any_bad) first_bad = i;
+    any_bad = any_bad || bad;
+    result.mismatches += bad;
+  }
+  if (!any_bad || !result.ok) return;
+  result.ok = false;
+  const std::string where = fmt::format("output '{}' differs at {} of {} elements (first at index {}: got {}, expected {})",
+                                        r.name, result.mismatches, r.count, first_bad,
+                                        is_poison(c, first_bad) ? "never written" : show(value_at(c, first_bad)),
+                                        show(value_at(r, first_bad)));
+  if (unwritten) {
+    result.category = "unwritten";
+    result.reason = fmt::format("{} elements of output '{}' were never written (the kernel skipped work); {}",
+                                unwritten, r.name, where);
+  } else if (nans) {
+    result.category = "nan";
+    result.reason = fmt::format("{} elements of output '{}' are NaN; {}", nans, r.name, where);
+  } else if (is_float(r.dtype) && result.max_rel_error < 1e-2) {
+    result.category = "precision";
+    result.reason = fmt::format("{}; max relative error {:.3g} exceeds rtol {:.3g}: lowered precision?",
+                                where, result.max_rel_error, rtol);
+  } else {
+    result.category = "wrong";
+    result.reason = where;
+  }
+}
+
+}  // namespace
+
+Result<std::vector<OutputRecord>> read_outputs(const std::filesystem::path& path) {
+  std::ifstream file(path, std::ios::binary);
+  if (!file) return fail("no output file (" + path.filename().string() + ") was written");
+  std::vector<char> data((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
+  if (data.size() < 8 || std::memcmp(data.data(), "KOPTOUT1", 8) != 0)
+    return fail("the output file is empty or not a kopt output file");
+  Reader in(data);
+  std::vector<unsigned char> magic;
+  in.bytes(8, magic);
+  std::vector<OutputRecord> records;
+  while (!in.done()) {
+    OutputRecord record;
+    uint32_t arrays = 0;
+    if (!in.get(record.label) || !in.get(arrays) || arrays > 1024)
+      return fail(fmt::format("the output file is truncated at byte {}", in.pos()));
+    record.arrays.resize(arrays);
+    for (auto& array : record.arrays)
+      if (!read_array(in, array))
+        return fail(fmt::format("the output file is truncated at byte {}", in.pos()));
+    records.push_back(std::move(record));
+  }
+  return records;
+}
+
+Comparison compare(const OutputRecord& candidate, const OutputRecord& reference, double rtol,
+                   double atol) {
+  Comparison result;
+  if (candidate.arrays.size() != reference.arrays.size()) {
+    return {false, "shape", fmt::format("{} output arrays written, expected {}",
+                                        candidate.arrays.size(), reference.arrays.size())};
+  }
+  for (size_t k = 0; k < reference.arrays.size(); ++k) {
+    const auto& c = candidate.arrays[k];
+    const auto& r = reference.arrays[k];
+    if (c.name != r.name || c.dtype != r.dtype || c.count != r.count)
+      return {false, "shape", fmt::format("output '{}' has {} elements, expected {}", r.name, c.count, r.count)};
+    compare_array(c, r, rtol, atol, result);
+  }
+  return result;
+}
+
+bool identical(const OutputRecord& a, const OutputRecord& b) {
+  if (a.arrays.size() != b.arrays.size()) return false;
+  for (size_t k = 0; k < a.arrays.size(); ++k)
+    if (a.arrays[k].bytes != b.arrays[k].bytes) return false;
+  return true;
+}
+
+}  // namespace kopt
