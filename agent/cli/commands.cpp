@@ -3,7 +3,7 @@
 namespace kopt::cli {
 
 std::vector<CommandSpec> all_commands() {
-  return {list_command()};
+  return {list_command(), eval_command(), bench_command()};
 }
 
 }  // namespace kopt::cli

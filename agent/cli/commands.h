@@ -6,5 +6,7 @@
 namespace kopt::cli {
 
 CommandSpec list_command();
+CommandSpec eval_command();
+CommandSpec bench_command();
 
 }  // namespace kopt::cli
