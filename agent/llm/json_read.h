@@ -1,0 +1,49 @@
+// Defensive reading of JSON that came from outside (a provider, a file, a command): a missing
+// member or one of the wrong type reads as empty instead of throwing. For .cpp files only: it
+// needs the full nlohmann header.
+#pragma once
+
+#include <cstdint>
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "util/json.h"
+
+namespace kopt::llm {
+
+/// The member `key` of `object`, or nullptr when `object` is no object or lacks it.
+inline const Json* member(const Json& object, const char* key) {
+  if (!object.is_object()) return nullptr;
+  auto it = object.find(key);
+  return it == object.end() ? nullptr : &*it;
+}
+
+/// The string member `key`, or "" when absent or not a string.
+inline std::string string_at(const Json& object, const char* key) {
+  const Json* value = member(object, key);
+  return value && value->is_string() ? value->get<std::string>() : std::string();
+}
+
+/// The integer member `key`, or `fallback` when absent or not a number.
+inline int64_t int_at(const Json& object, const char* key, int64_t fallback = 0) {
+  const Json* value = member(object, key);
+  if (!value || !value->is_number()) return fallback;
+  return value->is_number_float() ? static_cast<int64_t>(value->get<double>())
+                                  : value->get<int64_t>();
+}
+
+/// The array member `key`, or an empty array when absent or not an array.
+inline const Json& array_at(const Json& object, const char* key) {
+  static const Json empty = Json::array();
+  const Json* value = member(object, key);
+  return value && value->is_array() ? *value : empty;
+}
+
+/// The object member `key`, or an empty object when absent or not an object.
+inline const Json& object_at(const Json& object, const char* key) {
+  static const Json empty = Json::object();
+  const Json* value = member(object, key);
+  return value && value->is_object() ? *value : empty;
+}
+
+}  // namespace kopt::llm
