@@ -24,7 +24,9 @@ class TextToolBackend : public LlmBackend {
   Result<ChatResponse> chat(const ChatRequest& request, const ChatOptions& options) override {
     auto response = inner_->chat(to_text_tools(request), options);
     if (!response || request.tools.empty() || request.tool_choice == "none") return response;
-    TextToolCalls parsed = parse_text_tool_calls(response->text);
+    std::vector<std::string> offered;
+    for (const auto& tool : request.tools) offered.push_back(tool.name);
+    TextToolCalls parsed = parse_text_tool_calls(response->text, offered);
     if (parsed.calls.empty()) return response;
     response->text = std::move(parsed.text);
     response->tool_calls = std::move(parsed.calls);

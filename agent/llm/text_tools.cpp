@@ -129,13 +129,22 @@ Result<std::string> extract_code(const std::string& text,
               (languages.empty() ? "" : languages.front()) + " ... ```)");
 }
 
-TextToolCalls parse_text_tool_calls(const std::string& text) {
+TextToolCalls parse_text_tool_calls(const std::string& text,
+                                    const std::vector<std::string>& offered) {
+  auto is_offered = [&](const std::optional<ToolCall>& call) {
+    return call && std::find(offered.begin(), offered.end(), call->name) != offered.end();
+  };
   TextToolCalls result;
+  if (auto bare = read_call(trim(text), call_id(text, 0)); is_offered(bare)) {
+    result.calls.push_back(std::move(*bare));
+    return result;
+  }
   size_t kept = 0;
   for (const auto& fence : scan_fences(text)) {
-    if (fence.block.language != "tool_call" || !fence.block.closed) continue;
+    const std::string& language = fence.block.language;
+    if ((language != "tool_call" && language != "json") || !fence.block.closed) continue;
     auto call = read_call(fence.block.code, call_id(text, result.calls.size()));
-    if (!call) continue;
+    if (!call || (language == "json" && !is_offered(call))) continue;
     result.calls.push_back(std::move(*call));
     result.text += text.substr(kept, fence.begin - kept);
     kept = fence.end;

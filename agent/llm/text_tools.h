@@ -40,7 +40,10 @@ struct TextToolCalls {
 };
 
 /// Reads tool calls written as text; ids are derived from the answer, so they are stable.
-TextToolCalls parse_text_tool_calls(const std::string& text);
+/// Given the offered tool names, it also accepts what small models write instead: a ```json
+/// block, or a whole answer that is a bare {"name","arguments"} object, naming one of them.
+TextToolCalls parse_text_tool_calls(const std::string& text,
+                                    const std::vector<std::string>& offered = {});
 
 /// A tool call as the text block a model would have written.
 std::string render_tool_call(const ToolCall& call);
