@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <cstdlib>
 #include <filesystem>
 
 namespace kopt {
@@ -14,7 +15,10 @@ namespace {
 const char* const kSystemFolders[] = {"/usr", "/bin", "/sbin", "/lib", "/lib64", "/lib32",
                                       "/etc", "/opt", "/sys"};
 
+// $KOPT_BWRAP names the bubblewrap binary (tests point it at nothing to see kopt refuse).
 std::string find_bwrap() {
+  if (const char* chosen = std::getenv("KOPT_BWRAP"); chosen && *chosen)
+    return access(chosen, X_OK) == 0 ? chosen : "";
   for (const char* dir : {"/usr/bin", "/usr/local/bin", "/bin"}) {
     fs::path candidate = fs::path(dir) / "bwrap";
     if (access(candidate.c_str(), X_OK) == 0) return candidate.string();

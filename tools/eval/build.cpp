@@ -201,7 +201,7 @@ BuildOutcome Builder::build(const Benchmark& bench, const std::string& kernel_so
     outcome.findings = check_symbols(symbols.output, bench.functions);
     for (auto& f : check_instructions(disassembly.output)) outcome.findings.push_back(f);
     if (!symbols.succeeded()) outcome.failure = "cannot list the kernel's symbols: " + symbols.describe();
-    else if (!outcome.findings.empty()) outcome.failure = "rejected: " + outcome.findings.front().message;
+    else if (!outcome.findings.empty()) outcome.failure = outcome.findings.front().message;
   }
   if (outcome.failure.empty()) {
     auto driver = driver_object(bench, *tc, workspace.path());

@@ -8,7 +8,8 @@
 namespace kopt {
 
 bool Evaluation::correct() const {
-  return status == verdict::kFaster || status == verdict::kNotFaster || status == verdict::kSlower;
+  return status == verdict::kFaster || status == verdict::kNotFaster || status == verdict::kSlower ||
+         status == verdict::kCorrect;
 }
 
 std::string now_iso8601() {

@@ -19,6 +19,7 @@ namespace verdict {
 inline constexpr const char* kFaster = "faster";          ///< Correct and a significant win.
 inline constexpr const char* kNotFaster = "not-faster";   ///< Correct, no significant difference.
 inline constexpr const char* kSlower = "slower";          ///< Correct and significantly slower.
+inline constexpr const char* kCorrect = "correct";        ///< Correct; not timed.
 inline constexpr const char* kIncorrect = "incorrect";    ///< Wrong outputs, crash, timeout, ...
 inline constexpr const char* kRejected = "rejected";      ///< A static policy finding (a cheat).
 inline constexpr const char* kBuildFailed = "build-failed";

@@ -94,7 +94,7 @@ std::vector<Finding> check_import(const std::string& symbol) {
   const std::string readable = demangle(name);
   for (const auto& pattern : kDeniedPatterns)
     if (readable.find(pattern.fragment) != std::string::npos)
-      return {{pattern.category, readable, "uses " + readable + ": " + pattern.what}};
+      return {{pattern.category, readable, std::string("uses ") + pattern.fragment + ": " + pattern.what}};
   return found;
 }
 

@@ -22,7 +22,7 @@ struct TimingOptions {
   int min_rounds = 3;
   int max_rounds = 40;
   double process_seconds = 0.3;    ///< Timed calls per process add up to about this.
-  int captures_per_process = 2;    ///< Timed calls whose outputs are checked, per process.
+  int captures_per_process = 2;    ///< Timed calls checked per process: the last, and random.
   double confidence = 0.95;
   double alpha = 0.01;             ///< Significance level of the Mann-Whitney test.
 };

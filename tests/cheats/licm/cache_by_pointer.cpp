@@ -1,0 +1,26 @@
+// Caches the result keyed on the input pointer and returns it when called again with the
+// same buffer, whatever its content now is.
+// expect: cache
+#include <cmath>
+#include <vector>
+
+#include "kernel.h"
+
+namespace {
+const double* last_input = nullptr;
+std::vector<double> saved;
+}  // namespace
+
+void standardize(const double* x, const double* mean, const double* var, double* y, long rows,
+                 long cols, double decay, double eps) {
+  const long n = rows * cols;
+  if (x == last_input && static_cast<long>(saved.size()) == n) {
+    for (long i = 0; i < n; ++i) y[i] = saved[i];
+    return;
+  }
+  for (long i = 0; i < rows; ++i)
+    for (long j = 0; j < cols; ++j)
+      y[i * cols + j] = std::exp(-decay * i) * (x[i * cols + j] - mean[j]) / std::sqrt(var[j] + eps);
+  last_input = x;
+  saved.assign(y, y + n);
+}

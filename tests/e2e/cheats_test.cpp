@@ -1,0 +1,80 @@
+// Every cheating candidate in tests/cheats/licm is evaluated by the real kopt binary and must
+// be turned away with the reason its file announces.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "../support/kopt_cli.h"
+#include "util/files.h"
+
+namespace kopt {
+
+namespace {
+
+struct Cheat {
+  std::string file;
+  std::string expected_category;
+  bool needs_timing = false;
+};
+
+std::vector<Cheat> all_cheats() {
+  std::vector<Cheat> cheats;
+  const auto dir = test::source_root() / "tests" / "cheats" / "licm";
+  for (const auto& entry : std::filesystem::directory_iterator(dir)) {
+    if (entry.path().extension() != ".cpp") continue;
+    Cheat cheat{entry.path().string(), "", false};
+    const std::string text = read_file(entry.path()).value();
+    if (auto at = text.find("// expect: "); at != std::string::npos)
+      cheat.expected_category = text.substr(at + 11, text.find('\n', at) - at - 11);
+    cheat.needs_timing = text.find("// needs: timing") != std::string::npos;
+    cheats.push_back(cheat);
+  }
+  std::sort(cheats.begin(), cheats.end(), [](auto& a, auto& b) { return a.file < b.file; });
+  return cheats;
+}
+
+std::string name_of(const ::testing::TestParamInfo<Cheat>& info) {
+  return std::filesystem::path(info.param.file).stem().string();
+}
+
+}  // namespace
+
+class CheatTest : public ::testing::TestWithParam<Cheat> {};
+
+TEST_P(CheatTest, IsTurnedAwayWithTheReasonThatNamesIt) {
+  const Cheat& cheat = GetParam();
+  ASSERT_FALSE(cheat.expected_category.empty()) << cheat.file << " has no '// expect:' line";
+  std::vector<std::string> args = {"eval", "licm", "--variant", cheat.file, "--json", "--budget", "2"};
+  if (!cheat.needs_timing) args.push_back("--no-time");
+  ProcessResult r = test::run_kopt(args);
+  Json doc = test::last_json(r.output);
+  ASSERT_TRUE(doc.is_object()) << r.output;
+  const Json& verdict = doc["verdict"];
+  EXPECT_EQ(r.exit_code, 1) << r.output.substr(0, 2000);
+  EXPECT_TRUE(verdict["status"] == "incorrect" || verdict["status"] == "rejected") << verdict.dump();
+  EXPECT_EQ(verdict["category"], cheat.expected_category) << verdict.dump();
+  EXPECT_FALSE(verdict["reason"].get<std::string>().empty());
+}
+
+INSTANTIATE_TEST_SUITE_P(Licm, CheatTest, ::testing::ValuesIn(all_cheats()), name_of);
+
+TEST(CheatSuiteTest, HoldsAtLeastTheKnownCheats) {
+  std::set<std::string> categories;
+  for (const auto& cheat : all_cheats()) categories.insert(cheat.expected_category);
+  for (const char* needed : {"cache", "unwritten", "file-access", "network", "thread", "timeout",
+                             "process", "oom", "precision"})
+    EXPECT_TRUE(categories.count(needed)) << "no cheat file expects " << needed;
+}
+
+TEST(CheatSuiteTest, SleepingCandidateIsKilledInTimeAndLeavesNoProcess) {
+  const auto file = test::source_root() / "tests" / "cheats" / "licm" / "sleep_forever.cpp";
+  const auto start = std::chrono::steady_clock::now();
+  ProcessResult r = test::run_kopt({"eval", "licm", "--variant", file.string(), "--no-time", "--json"});
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  EXPECT_EQ(test::last_json(r.output)["verdict"]["category"], "timeout");
+  EXPECT_LT(seconds, 60);
+  usleep(200000);
+  EXPECT_EQ(test::count_processes_with_prefix(std::string("./bench\0", 8)), 0);
+}
+
+}  // namespace kopt

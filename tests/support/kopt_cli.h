@@ -1,0 +1,64 @@
+// Running the real kopt binary from tests, with a private build cache.
+#pragma once
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <string>
+#include <vector>
+
+#include "sandbox/process.h"
+#include "util/json.h"
+
+namespace kopt::test {
+
+/// A private cache folder for one test binary, removed at exit.
+inline const std::filesystem::path& test_cache() {
+  static const std::filesystem::path dir = [] {
+    auto path = std::filesystem::temp_directory_path() / ("kopt-test-cache-" + std::to_string(::getpid()));
+    std::filesystem::create_directories(path);
+    std::atexit([] { std::filesystem::remove_all(test_cache()); });
+    return path;
+  }();
+  return dir;
+}
+
+/// Runs `kopt ARGS...` and returns what happened (stdout and stderr merged).
+inline ProcessResult run_kopt(const std::vector<std::string>& args,
+                              std::chrono::seconds timeout = std::chrono::seconds(300),
+                              std::map<std::string, std::string> extra_env = {}) {
+  ProcessSpec spec;
+  spec.argv = {KOPT_BINARY};
+  spec.argv.insert(spec.argv.end(), args.begin(), args.end());
+  spec.env = {{"PATH", "/usr/local/cuda/bin:/usr/bin:/bin"},
+              {"HOME", std::getenv("HOME") ? std::getenv("HOME") : "/tmp"},
+              {"KOPT_CACHE_DIR", test_cache().string()}};
+  for (auto& [key, value] : extra_env) spec.env[key] = value;
+  spec.timeout = timeout;
+  spec.output_cap = 16 << 20;
+  return LocalProcessRunner().run(spec);
+}
+
+/// Parses the JSON document at the end of kopt's output (after any status lines).
+inline Json last_json(const std::string& output) {
+  const size_t start = output.find("\n{") != std::string::npos ? output.find("\n{") + 1 : output.find('{');
+  auto parsed = parse_json(output.substr(start == std::string::npos ? 0 : start), "kopt output");
+  return parsed ? *parsed : Json();
+}
+
+/// Processes whose command line starts with `prefix` (arguments separated by NULs).
+inline int count_processes_with_prefix(const std::string& prefix) {
+  int count = 0;
+  for (const auto& entry : std::filesystem::directory_iterator("/proc")) {
+    std::ifstream in(entry.path() / "cmdline", std::ios::binary);
+    std::string cmdline((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    count += cmdline.rfind(prefix, 0) == 0;
+  }
+  return count;
+}
+
+/// The repository's root (benchmarks/, tests/cheats/).
+inline std::filesystem::path source_root() { return std::filesystem::path(KOPT_TEST_FIXTURES).parent_path().parent_path(); }
+
+}  // namespace kopt::test

@@ -1,0 +1,102 @@
+#include "tools/eval/outputs.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+#include <limits>
+
+#include "util/files.h"
+
+namespace kopt {
+
+namespace {
+
+OutputRecord doubles(std::vector<double> values, const std::string& name = "y") {
+  OutputArray array;
+  array.name = name;
+  array.dtype = 2;
+  array.count = values.size();
+  array.bytes.resize(values.size() * 8);
+  std::memcpy(array.bytes.data(), values.data(), array.bytes.size());
+  return {0, {array}};
+}
+
+double poison_f64() {
+  const uint64_t bits = 0x7ff8deaddeaddeadULL;
+  double value;
+  std::memcpy(&value, &bits, 8);
+  return value;
+}
+
+}  // namespace
+
+TEST(OutputsTest, WithinToleranceIsEqual) {
+  Comparison c = compare(doubles({1.0, 2.0}), doubles({1.0 + 1e-13, 2.0}), 1e-12, 0);
+  EXPECT_TRUE(c.ok);
+}
+
+TEST(OutputsTest, SmallRelativeErrorIsReportedAsPrecision) {
+  Comparison c = compare(doubles({1.0000001, 2.0}), doubles({1.0, 2.0}), 1e-12, 0);
+  EXPECT_FALSE(c.ok);
+  EXPECT_EQ(c.category, "precision");
+  EXPECT_EQ(c.mismatches, 1u);
+  EXPECT_NE(c.reason.find("index 0"), std::string::npos);
+}
+
+TEST(OutputsTest, LargeErrorIsWrong) {
+  Comparison c = compare(doubles({3.0}), doubles({1.0}), 1e-6, 1e-9);
+  EXPECT_EQ(c.category, "wrong");
+}
+
+TEST(OutputsTest, NanAlwaysFailsEvenWhenTheReferenceIsNan) {
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  EXPECT_EQ(compare(doubles({-nan}), doubles({1.0}), 1, 1).category, "nan");
+  EXPECT_FALSE(compare(doubles({nan}), doubles({nan}), 1, 1).ok);
+}
+
+TEST(OutputsTest, PoisonIsReportedAsNeverWritten) {
+  Comparison c = compare(doubles({1.0, poison_f64()}), doubles({1.0, 2.0}), 1e-6, 0);
+  EXPECT_EQ(c.category, "unwritten");
+  EXPECT_NE(c.reason.find("never written"), std::string::npos);
+}
+
+TEST(OutputsTest, ShortOutputIsAShapeError) {
+  Comparison c = compare(doubles({1.0}), doubles({1.0, 2.0}), 1e-6, 0);
+  EXPECT_EQ(c.category, "shape");
+  EXPECT_NE(c.reason.find("has 1 elements, expected 2"), std::string::npos);
+}
+
+TEST(OutputsTest, IntegersCompareExactly) {
+  OutputRecord a = doubles({1.0}), b = doubles({1.0});
+  a.arrays[0].dtype = b.arrays[0].dtype = 4;  // The same 8 bytes read as int64.
+  EXPECT_TRUE(compare(a, b, 0, 0).ok);
+  a.arrays[0].bytes[0] ^= 1;
+  EXPECT_EQ(compare(a, b, 1, 1).category, "wrong");
+}
+
+TEST(OutputsTest, ReadsWhatTheHarnessWritesAndRejectsTruncation) {
+  TempDir dir("outputs-test-");
+  std::string file = "KOPTOUT1";
+  auto put = [&file](const void* p, size_t n) { file.append(static_cast<const char*>(p), n); };
+  uint64_t label = 42, count = 2;
+  uint32_t arrays = 1, name_size = 1;
+  uint8_t dtype = 2;
+  double values[2] = {1.5, -2.5};
+  put(&label, 8), put(&arrays, 4), put(&name_size, 4), put("y", 1), put(&dtype, 1), put(&count, 8);
+  put(values, 16);
+  ASSERT_TRUE(write_file(dir.path() / "out.bin", file));
+  auto records = read_outputs(dir.path() / "out.bin");
+  ASSERT_TRUE(records.ok()) << records.error().message;
+  ASSERT_EQ(records->size(), 1u);
+  EXPECT_EQ((*records)[0].label, 42u);
+  EXPECT_TRUE(identical((*records)[0], doubles({1.5, -2.5})));
+
+  ASSERT_TRUE(write_file(dir.path() / "short.bin", file.substr(0, file.size() - 3)));
+  auto truncated = read_outputs(dir.path() / "short.bin");
+  ASSERT_FALSE(truncated.ok());
+  EXPECT_NE(truncated.error().message.find("truncated"), std::string::npos);
+  EXPECT_FALSE(read_outputs(dir.path() / "missing.bin").ok());
+}
+
+}  // namespace kopt
