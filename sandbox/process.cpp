@@ -89,6 +89,23 @@ std::thread feed(int fd, const std::string& input) {
   });
 }
 
+// Resolves a bare program name through the child's PATH, as a shell would.
+std::string resolve(const std::string& program, const std::map<std::string, std::string>& env) {
+  if (program.find('/') != std::string::npos) return program;
+  auto path = env.find("PATH");
+  std::string dirs = path == env.end() ? "/usr/bin:/bin" : path->second;
+  size_t start = 0;
+  while (start <= dirs.size()) {
+    size_t end = dirs.find(':', start);
+    std::string dir = dirs.substr(start, end == std::string::npos ? std::string::npos : end - start);
+    std::string candidate = dir + "/" + program;
+    if (!dir.empty() && access(candidate.c_str(), X_OK) == 0) return candidate;
+    if (end == std::string::npos) break;
+    start = end + 1;
+  }
+  return program;
+}
+
 }  // namespace
 
 std::string ProcessResult::describe() const {
@@ -112,7 +129,7 @@ ProcessResult LocalProcessRunner::run(const ProcessSpec& spec) {
   close_on_exec(input);
   std::error_code ec;
   bp::child child(
-      spec.argv.front(), bp::args(std::vector<std::string>(spec.argv.begin() + 1, spec.argv.end())),
+      resolve(spec.argv.front(), spec.env), bp::args(std::vector<std::string>(spec.argv.begin() + 1, spec.argv.end())),
       bp::start_dir(spec.cwd.empty() ? std::filesystem::current_path().string() : spec.cwd.string()),
       env, (bp::std_out & bp::std_err) > pipe, bp::std_in < input, ec,
       bp::extend::on_exec_setup = [&spec](auto&) { prepare_child(spec); });
