@@ -8,6 +8,8 @@
 #include <vector>
 
 #include "tools/benchmark/benchmark.h"
+#include <nlohmann/json.hpp>
+
 #include "util/json.h"
 
 namespace kopt {
