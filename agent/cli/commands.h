@@ -8,5 +8,7 @@ namespace kopt::cli {
 CommandSpec list_command();
 CommandSpec eval_command();
 CommandSpec bench_command();
+CommandSpec llm_ping_command();
+CommandSpec llm_chat_command();
 
 }  // namespace kopt::cli

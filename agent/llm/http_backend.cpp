@@ -26,7 +26,8 @@ std::string after(int attempts) {
 }
 
 std::string transport_failure(const HttpResponse& response, const std::string& url, int attempts) {
-  const std::string what = response.error_message + after(attempts);
+  const std::string what =
+      response.error_message + (attempts > 1 ? " (" + after(attempts).substr(1) + ")" : "");
   switch (response.error) {
     case TransportError::connect:
       return fmt::format("cannot reach {}: {}", url, what);
