@@ -3,7 +3,8 @@
 namespace kopt::cli {
 
 std::vector<CommandSpec> all_commands() {
-  return {list_command(), eval_command(), bench_command(), llm_ping_command(), llm_chat_command()};
+  return {list_command(), eval_command(), bench_command(), llm_ping_command(), llm_chat_command(),
+          knowledge_command()};
 }
 
 }  // namespace kopt::cli

@@ -10,5 +10,6 @@ CommandSpec eval_command();
 CommandSpec bench_command();
 CommandSpec llm_ping_command();
 CommandSpec llm_chat_command();
+CommandSpec knowledge_command();
 
 }  // namespace kopt::cli
