@@ -5,7 +5,7 @@
 
 // Bodies are copied into separate x, y, z, m arrays (struct of arrays) so the inner loop over
 // j is a unit-stride SIMD loop; pow(r2, 1.5) becomes r2 * sqrt(r2) and one division. The
-// j == i term is not skipped: its displacement is zero, so it adds exactly zero.
+// j == i term is not skipped: its displacement is zero, so (eps > 0) it adds exactly zero.
 void nbody_accel(const double* body, double* acc, long n, double eps) {
   std::vector<double> px(n), py(n), pz(n), m(n);
   const double eps2 = eps * eps;

@@ -1,0 +1,44 @@
+#include <algorithm>
+#include <cmath>
+
+#include "harness.h"
+#include "kernel.h"
+
+// Size n: an n x n sparse matrix shaped like a growing network: row i holds about
+// 1.2 (n / (i + 1))^0.9 nonzeros (12 per row on average, hubs at the top), half of them near the
+// diagonal and half anywhere; values and x are positive.
+class Spmv : public kopt_bench::Problem {
+ public:
+  explicit Spmv(long n) : n_(n), row_ptr_(n + 1), x_(n), y_(n) { output("y", y_); }
+  void fill(kopt_bench::Rng& rng) override {
+    for (long i = 0; i < n_; ++i) {
+      const double expected = 1.2 * std::pow(double(n_) / double(i + 1), 0.9);
+      const long len = std::clamp(std::lround(expected * rng.uniform(0.5, 1.5)), 1L, n_);
+      row_ptr_[i + 1] = row_ptr_[i] + len;
+    }
+    col_.resize(row_ptr_[n_]);
+    val_.resize(row_ptr_[n_]);
+    for (long i = 0; i < n_; ++i) {
+      for (int64_t k = row_ptr_[i]; k < row_ptr_[i + 1]; ++k) {
+        const long near = std::clamp(i + rng.integer(-64, 64), 0L, n_ - 1);
+        col_[k] = static_cast<int32_t>(rng.next() % 2 ? near : rng.integer(0, n_ - 1));
+      }
+      std::sort(col_.begin() + row_ptr_[i], col_.begin() + row_ptr_[i + 1]);
+    }
+    rng.fill(val_, 0.01, 1.0);
+    rng.fill(x_, 0.01, 1.0);
+  }
+  void call() override {
+    spmv(n_, row_ptr_.data(), col_.data(), val_.data(), x_.data(), y_.data());
+  }
+
+ private:
+  long n_;
+  std::vector<int64_t> row_ptr_;
+  std::vector<int32_t> col_;
+  std::vector<double> val_, x_, y_;
+};
+
+int main(int argc, char** argv) {
+  return kopt_bench::main<Spmv>(argc, argv);
+}

@@ -1,0 +1,8 @@
+// Sparse matrix-vector product y = A * x for a square rows x rows matrix A in CSR form: the
+// entries of row i are val[k] at column col[k] for k in [row_ptr[i], row_ptr[i + 1]).
+#pragma once
+
+#include <cstdint>
+
+void spmv(long rows, const int64_t* row_ptr, const int32_t* col, const double* val, const double* x,
+          double* y);
