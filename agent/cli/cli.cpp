@@ -49,7 +49,8 @@ namespace {
 // Storage for the raw values CLI11 fills in, per option.
 struct Binding {
   const OptionSpec* spec;
-  std::vector<std::string> values;
+  std::vector<std::string> values;  // Repeated options.
+  std::string value;                // Single-valued options and positionals.
   bool flag = false;
 };
 
@@ -73,9 +74,10 @@ void bind_option(CLI::App& app, Binding& b) {
   CLI::Option* option;
   if (o.is_flag) {
     option = app.add_flag(o.name, b.flag, o.help);
-  } else {
+  } else if (o.repeated) {
     option = app.add_option(o.name, b.values, o.help);
-    if (!o.repeated) option->expected(1);
+  } else {
+    option = app.add_option(o.name, b.value, o.help);
     if (!o.default_value.empty()) option->default_str(o.default_value);
   }
   if (!o.env.empty()) option->envname(o.env);
@@ -90,6 +92,8 @@ Args collect(const std::vector<Binding>& bindings) {
       if (b.flag) args.set(key, "1");
     } else if (!b.values.empty()) {
       args.set(key, join(b.values, "\n"));
+    } else if (!b.value.empty()) {
+      args.set(key, b.value);
     } else if (!b.spec->default_value.empty()) {
       args.set(key, b.spec->default_value);
     }
@@ -110,7 +114,7 @@ int run_cli(int argc, char** argv) {
     CLI::App* app = find_or_add(root, split(commands[i].name, ' '), commands[i].help);
     auto& list = *bindings.emplace_back(std::make_unique<std::vector<Binding>>());
     list.reserve(commands[i].options.size());
-    for (const auto& option : commands[i].options) bind_option(*app, list.emplace_back(Binding{&option, {}}));
+    for (const auto& option : commands[i].options) bind_option(*app, list.emplace_back(Binding{&option, {}, {}, false}));
     apps.emplace_back(app, i);
   }
   try {

@@ -1,0 +1,83 @@
+#include <cstdio>
+
+#include <fmt/format.h>
+
+#include "agent/cli/commands.h"
+#include "agent/cli/eval_support.h"
+#include "agent/cli/status_line.h"
+#include "agent/loop/session.h"
+#include "agent/report/run_view.h"
+
+namespace kopt::cli {
+
+namespace {
+
+std::string runs_folder(const Args& args) { return args.has("out") ? args.get("out") : default_runs_root().string(); }
+
+std::string speedup_text(const CandidateVerdict& v) {
+  return v.speedup > 0 ? fmt::format("{:.2f}x [{:.2f}, {:.2f}]", v.speedup, v.ci_low, v.ci_high) : v.status;
+}
+
+// Rebuilds, re-checks and re-times every recorded candidate and compares the measurements.
+int reexecute(const Args& args, const RunView& view) {
+  Benchmark bench = load_benchmark_arg(args, view.info["benchmark"].value("dir", ""));
+  EvaluatorSession session(args);
+  fmt::print("{:<8} {:<12} {:<24} {:<12} {:<24} {}\n", "CAND", "RECORDED", "", "NOW", "", "AGREES");
+  int disagreements = 0;
+  StatusLine status;
+  for (const auto& c : view.candidates) {
+    if (!c.evaluated || c.source.empty()) continue;
+    EvalRequest request;
+    request.source = c.source;
+    request.label = c.id;
+    request.timing.budget_seconds = args.get_double("timing-budget");
+    Evaluation e = session.evaluator().evaluate(bench, request, [&](const std::string& stage) {
+      status.update(fmt::format("kopt replay --reexecute: {} {}...", c.id, stage));
+    });
+    status.clear();
+    CandidateVerdict now = read_verdict(to_json(e));
+    const bool same_status = now.status == c.verdict.status;
+    const bool within = c.verdict.speedup <= 0 || (now.speedup >= c.verdict.ci_low && now.speedup <= c.verdict.ci_high);
+    const bool agrees = same_status && within;
+    disagreements += !agrees;
+    fmt::print("{:<8} {:<12} {:<24} {:<12} {:<24} {}\n", c.id, c.verdict.status, speedup_text(c.verdict), now.status,
+               speedup_text(now), agrees ? "yes" : (same_status ? "speedup outside the recorded interval" : "verdict changed"));
+  }
+  fmt::print("{} candidates re-measured, {} disagree with the record\n", view.candidates.size(), disagreements);
+  return 0;
+}
+
+int run_replay(const Args& args) {
+  auto dir = find_run(args.get("RUN"), runs_folder(args));
+  if (!dir) throw UsageError{dir.error().message};
+  if (args.flag("reexecute")) {
+    auto view = load_run_view(*dir);
+    if (!view) throw UsageError{view.error().message};
+    return reexecute(args, *view);
+  }
+  StatusLine status;
+  auto report = replay_run(*dir, [&](const std::string& line) { status.update("kopt replay · " + line); });
+  status.clear();
+  if (!report) {
+    fmt::print("replay DIVERGED: {}\n", report.error().message);
+    return 1;
+  }
+  fmt::print("replay verified: {} events identical to the record apart from times; best {} ({})\n", report->events,
+             report->outcome.state.best_id, report->outcome.rule);
+  return 0;
+}
+
+}  // namespace
+
+CommandSpec replay_command() {
+  std::vector<OptionSpec> options = {
+      {"RUN", "Run folder, name or id", "", false, true},
+      {"--reexecute", "Rebuild, re-check and re-time every candidate and compare with the record", "", true},
+      {"--timing-budget", "Seconds each re-timing may take beyond its first three rounds", "10"},
+      {"--out", "Folder of runs (default: $KOPT_RUNS or ./runs)"}};
+  for (auto& o : evaluator_options()) options.push_back(o);
+  return {"replay", "Re-run a run's loop on its recorded model answers and tool results, and verify it", options,
+          run_replay};
+}
+
+}  // namespace kopt::cli

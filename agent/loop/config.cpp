@@ -1,0 +1,42 @@
+#include "agent/loop/config.h"
+
+namespace kopt {
+
+Json to_json(const RunConfig& c) {
+  return {{"benchmark", c.benchmark}, {"suite", c.suite}, {"llm", c.llm}, {"iterations", c.iterations},
+          {"candidates", c.candidates}, {"seed", c.seed}, {"target_speedup", c.target_speedup},
+          {"roofline_fraction", c.roofline_fraction}, {"budget_tokens", c.budget_tokens},
+          {"budget_usd", c.budget_usd}, {"patience", c.patience}, {"timing_budget", c.timing_budget},
+          {"sandbox", c.sandbox}, {"temperature", c.temperature}, {"max_tokens", c.max_tokens},
+          {"analyst_tool_rounds", c.analyst_tool_rounds}, {"optimizer_tool_rounds", c.optimizer_tool_rounds},
+          {"no_code_retries", c.no_code_retries}};
+}
+
+Result<RunConfig> config_from_json(const Json& j) {
+  RunConfig c;
+  try {
+    c.benchmark = j.at("benchmark").get<std::string>();
+    c.suite = j.value("suite", c.suite);
+    c.llm = j.value("llm", c.llm);
+    c.iterations = j.value("iterations", c.iterations);
+    c.candidates = j.value("candidates", c.candidates);
+    c.seed = j.value("seed", c.seed);
+    c.target_speedup = j.value("target_speedup", c.target_speedup);
+    c.roofline_fraction = j.value("roofline_fraction", c.roofline_fraction);
+    c.budget_tokens = j.value("budget_tokens", c.budget_tokens);
+    c.budget_usd = j.value("budget_usd", c.budget_usd);
+    c.patience = j.value("patience", c.patience);
+    c.timing_budget = j.value("timing_budget", c.timing_budget);
+    c.sandbox = j.value("sandbox", c.sandbox);
+    c.temperature = j.value("temperature", c.temperature);
+    c.max_tokens = j.value("max_tokens", c.max_tokens);
+    c.analyst_tool_rounds = j.value("analyst_tool_rounds", c.analyst_tool_rounds);
+    c.optimizer_tool_rounds = j.value("optimizer_tool_rounds", c.optimizer_tool_rounds);
+    c.no_code_retries = j.value("no_code_retries", c.no_code_retries);
+  } catch (const Json::exception& e) {
+    return fail(std::string("run configuration: ") + e.what());
+  }
+  return c;
+}
+
+}  // namespace kopt

@@ -1,0 +1,126 @@
+#include "agent/loop/conversation.h"
+
+#include "agent/llm/chat_json.h"
+#include "agent/llm/text_tools.h"
+#include "agent/loop/loop_tools.h"
+#include "util/strings.h"
+
+namespace kopt {
+
+namespace {
+
+constexpr int kMaxInvalidCalls = 3;
+constexpr size_t kToolTextCap = 12000;
+
+}  // namespace
+
+std::optional<std::string> code_in_text(const std::string& text) {
+  auto code = llm::extract_code(text);
+  if (!code || trim(*code).empty()) return std::nullopt;
+  return *code;
+}
+
+Conversation::Conversation(LoopServices& services, std::string role, int iteration,
+                           std::vector<std::string> tools, int max_rounds)
+    : s_(services), role_(std::move(role)), iteration_(iteration), tools_(std::move(tools)), max_rounds_(max_rounds) {
+  request_.temperature = s_.config->temperature;
+  request_.max_tokens = s_.config->max_tokens;
+  for (const auto& name : tools_) {
+    Tool* tool = s_.registry->find(name);
+    request_.tools.push_back({tool->name(), tool->description(), dump_json(tool->schema())});
+  }
+}
+
+Turn Conversation::run(const std::string& system, const std::string& user) {
+  request_.system = system;
+  request_.messages = {llm::user_message(user)};
+  return exchange();
+}
+
+Turn Conversation::follow_up(const std::string& user) {
+  request_.messages.push_back(llm::user_message(user));
+  request_.tool_choice = "auto";
+  return exchange();
+}
+
+std::optional<Error> Conversation::call_model(llm::ChatResponse& response) {
+  if (auto within = s_.budget->check(*s_.ledger); !within) return within.error();
+  request_.seed = static_cast<int64_t>(s_.config->seed) + s_.model_calls;
+  const int64_t seq = ++s_.model_calls;
+  s_.progress(role_);
+  auto answer = s_.effects->chat(role_, request_);
+  if (!answer) {
+    Json event = {{"type", "model_error"}, {"seq", seq}, {"role", role_}, {"iteration", iteration_},
+                  {"request_hash", llm::request_hash(request_)}, {"error", answer.error().message}};
+    if (auto st = s_.events->emit(event); !st) return st.error();
+    return answer.error();
+  }
+  response = std::move(*answer);
+  Json event = llm::model_call_event(seq, role_, request_, response);
+  event["iteration"] = iteration_;
+  if (auto st = s_.events->emit(event); !st) return st.error();
+  s_.ledger->record(role_, response);
+  return std::nullopt;
+}
+
+Turn Conversation::exchange() {
+  Turn turn;
+  for (int round = 0; round <= max_rounds_; ++round) {
+    if (round == max_rounds_ && !tools_.empty()) {
+      request_.tool_choice = "none";
+      request_.messages.push_back(llm::user_message(
+          "You have used all your tool calls. Give your final answer now, without calling tools."));
+    }
+    llm::ChatResponse response;
+    if (auto error = call_model(response)) {
+      turn.stop = error;
+      return turn;
+    }
+    turn.text = response.text;
+    request_.messages.push_back(llm::assistant_message(response.text, response.tool_calls));
+    if (response.tool_calls.empty() || !handle_calls(response, turn)) return turn;
+    if (turn.stop || turn.invalid_calls >= kMaxInvalidCalls) return turn;
+  }
+  return turn;
+}
+
+// Answers every call of the response; returns false when the conversation is over (submit).
+bool Conversation::handle_calls(const llm::ChatResponse& response, Turn& turn) {
+  for (const auto& call : response.tool_calls) {
+    if (call.name == kSubmitTool && std::count(tools_.begin(), tools_.end(), kSubmitTool)) {
+      auto args = llm::parse_arguments(call);
+      if (args && args->contains("source") && (*args)["source"].is_string() &&
+          !trim((*args)["source"].get<std::string>()).empty()) {
+        turn.submitted = (*args)["source"].get<std::string>();
+        turn.summary = args->value("summary", "");
+        request_.messages.push_back(llm::tool_message(call, "received"));
+        return false;
+      }
+    }
+    request_.messages.push_back(llm::tool_message(call, dispatch(call, turn)));
+  }
+  return true;
+}
+
+std::string Conversation::dispatch(const llm::ToolCall& call, Turn& turn) {
+  auto refuse = [&](const std::string& why) {
+    ++turn.invalid_calls;
+    return "error: " + why + " (" + std::to_string(kMaxInvalidCalls - turn.invalid_calls) + " invalid calls left)";
+  };
+  if (std::find(tools_.begin(), tools_.end(), call.name) == tools_.end())
+    return refuse("there is no tool '" + call.name + "' here; the tools are " + join(tools_, ", "));
+  auto args = llm::parse_arguments(call);
+  if (!args) return refuse("the arguments of " + call.name + " are not a JSON object: " + args.error().message);
+  Tool* tool = s_.registry->find(call.name);
+  if (auto valid = validate_arguments(tool->schema(), *args); !valid)
+    return refuse(call.name + ": " + valid.error().message);
+  ++turn.tool_calls;
+  s_.progress(role_ + ": " + call.name);
+  ToolResult result = s_.effects->tool(role_, call.name, *args, *s_.tool_context);
+  Json event = {{"type", "tool_call"}, {"role", role_}, {"iteration", iteration_}, {"name", call.name},
+                {"arguments", *args}, {"ok", result.ok}, {"text", result.text}, {"data", result.data}};
+  if (auto st = s_.events->emit(event); !st) turn.stop = st.error();
+  return result.text.size() > kToolTextCap ? tail(result.text, kToolTextCap) : result.text;
+}
+
+}  // namespace kopt

@@ -1,0 +1,171 @@
+#include "agent/loop/orchestrator.h"
+
+#include <fmt/format.h>
+
+#include "agent/loop/roles.h"
+#include "util/files.h"
+#include "util/hash.h"
+#include "util/strings.h"
+
+namespace kopt {
+
+namespace {
+
+// Records why the run stops; returns false so that callers can `return stop_with(...)`.
+bool stop_with(RunOutcome& outcome, const std::string& rule, const std::string& reason) {
+  outcome.rule = rule;
+  outcome.reason = reason;
+  return false;
+}
+
+// A candidate becomes the best when it is a significant win over the original and its whole
+// 95% interval lies above the best's speedup: noise alone cannot promote a copy of the best.
+std::string decide(const LoopState& state, Attempt& attempt, const std::string& source) {
+  const CandidateVerdict& v = attempt.verdict;
+  attempt.accepted = false;
+  if (source == state.best_source) return "identical to " + state.best_id;
+  if (!v.faster()) return v.status + ": not a significant win over the original";
+  if (state.best_id != "original" && v.ci_low <= state.best.speedup)
+    return fmt::format("its interval [{:.2f}, {:.2f}] does not clear {}'s {:.2f}x", v.ci_low, v.ci_high,
+                       state.best_id, state.best.speedup);
+  attempt.accepted = true;
+  return "a significant win" + (state.best_id == "original" ? std::string() : ", clearly faster than " + state.best_id);
+}
+
+}  // namespace
+
+Orchestrator::Orchestrator(const Benchmark& bench, LoopServices& services, const RunRecord* record)
+    : bench_(bench), s_(services), record_(record) {}
+
+Status Orchestrator::start(LoopState& state) {
+  auto original = read_file(bench_.kernel_path());
+  auto human = read_file(bench_.human_path());
+  if (!original || !human) return fail("cannot read the benchmark's kernel files");
+  state.original_source = state.best_source = *original;
+  state.best.status = "original";
+  state.best.speedup = 1;
+  if (auto st = s_.events->emit({{"type", "run_started"}, {"benchmark", bench_.name}, {"benchmark_hash", bench_.hash},
+                                 {"config", to_json(*s_.config)}});
+      !st)
+    return st;
+  s_.progress("timing the human version");
+  Json evaluation = s_.effects->evaluate("human", *human, true);
+  state.human = read_verdict(evaluation);
+  state.best.remarks = "";
+  return s_.events->emit({{"type", "evaluation"}, {"candidate", "human"}, {"evaluation", evaluation}});
+}
+
+// Profiles and classifies the best kernel when it changed, through the registered tools.
+Status Orchestrator::refresh_evidence(LoopState& state, int iteration) {
+  if (state.evidence_for == state.best_id) return {};
+  state.evidence_for = state.best_id;
+  s_.tool_context->current_source = state.best_source;
+  for (const char* name : {"profile", "roofline"}) {
+    if (!s_.registry->find(name)) continue;
+    s_.progress(std::string("kopt: ") + name);
+    const Json arguments = {{"variant", "best"}};
+    ToolResult result = s_.effects->tool("kopt", name, arguments, *s_.tool_context);
+    (std::string(name) == "profile" ? state.profile : state.roofline) = result.text;
+    Json event = {{"type", "tool_call"}, {"role", "kopt"}, {"iteration", iteration}, {"name", name},
+                  {"arguments", arguments}, {"ok", result.ok}, {"text", result.text}, {"data", result.data}};
+    if (auto st = s_.events->emit(event); !st) return st;
+  }
+  return {};
+}
+
+Status Orchestrator::evaluate_candidate(LoopState& state, Attempt attempt, const std::string& source) {
+  s_.progress("evaluating " + attempt.id);
+  if (auto st = s_.events->emit({{"type", "candidate"}, {"id", attempt.id}, {"parent", attempt.parent},
+                                 {"iteration", attempt.iteration}, {"summary", attempt.summary},
+                                 {"source_hash", hash_hex(source)}, {"source", source}});
+      !st)
+    return st;
+  Json evaluation = s_.effects->evaluate(attempt.id, source, true);
+  if (auto st = s_.events->emit({{"type", "evaluation"}, {"candidate", attempt.id}, {"evaluation", evaluation}}); !st)
+    return st;
+  attempt.verdict = read_verdict(evaluation);
+  const std::string why = decide(state, attempt, source);
+  if (auto st = s_.events->emit({{"type", "decision"}, {"candidate", attempt.id}, {"accepted", attempt.accepted},
+                                 {"best", attempt.accepted ? attempt.id : state.best_id}, {"reason", why}});
+      !st)
+    return st;
+  if (record_) {
+    CandidateFiles files{attempt.id, attempt.parent, "kernel" + bench_.source_extension(), source,
+                         state.best_source, evaluation.value("build", Json::object()).value("log", ""), evaluation,
+                         {{"iteration", attempt.iteration}, {"parent", attempt.parent}, {"summary", attempt.summary},
+                          {"accepted", attempt.accepted}}};
+    if (auto st = record_->write_candidate(files); !st) return st;
+  }
+  if (attempt.accepted) {
+    state.best_id = s_.best_id = attempt.id;
+    state.best_source = source;
+    state.best = attempt.verdict;
+    s_.best_speedup = attempt.verdict.speedup;
+  }
+  state.attempts.push_back(std::move(attempt));
+  return {};
+}
+
+Result<bool> Orchestrator::iterate(LoopState& state, int iteration, RunOutcome& outcome) {
+  s_.iteration = iteration;
+  if (auto st = s_.events->emit({{"type", "iteration"}, {"iteration", iteration}, {"best", state.best_id}}); !st)
+    return st.error();
+  if (auto st = refresh_evidence(state, iteration); !st) return st.error();
+  Turn analysis = run_analyst(s_, bench_, state, iteration);
+  if (analysis.stop) return stop_with(outcome, "model", analysis.stop->message);
+  std::vector<std::pair<Attempt, std::string>> candidates;
+  for (int k = 0; k < s_.config->candidates; ++k) {
+    Turn turn = run_optimizer(s_, bench_, state, iteration, analysis.text);
+    if (turn.stop) return stop_with(outcome, "model", turn.stop->message);
+    Attempt attempt{candidate_id(state.next_candidate++), state.best_id, iteration, trim(turn.summary), {}, false};
+    if (!turn.submitted) {
+      attempt.verdict.status = "no-candidate";
+      attempt.verdict.reason = "the optimizer handed in no kernel file";
+      if (auto st = s_.events->emit({{"type", "no_candidate"}, {"id", attempt.id}, {"iteration", iteration},
+                                     {"reason", attempt.verdict.reason}});
+          !st)
+        return st.error();
+      state.attempts.push_back(attempt);
+      continue;
+    }
+    candidates.emplace_back(attempt, *turn.submitted);
+  }
+  std::vector<std::string> sources;
+  for (const auto& c : candidates) sources.push_back(c.second);
+  s_.effects->prebuild(sources);
+  const std::string best_before = state.best_id;
+  for (auto& [attempt, source] : candidates)
+    if (auto st = evaluate_candidate(state, attempt, source); !st) return st.error();
+  state.since_gain = state.best_id == best_before ? state.since_gain + 1 : 0;
+  return !stop_rule(state, iteration, outcome);
+}
+
+bool Orchestrator::stop_rule(const LoopState& state, int iteration, RunOutcome& outcome) const {
+  const RunConfig& c = *s_.config;
+  if (c.target_speedup > 0 && state.best.speedup >= c.target_speedup)
+    return !stop_with(outcome, "target", fmt::format("reached {:.2f}x, the target is {:.2f}x", state.best.speedup, c.target_speedup));
+  if (auto within = s_.budget->check(*s_.ledger); !within) return !stop_with(outcome, "budget", within.error().message);
+  if (state.since_gain >= c.patience)
+    return !stop_with(outcome, "stagnation", fmt::format("{} iterations without a significant gain", state.since_gain));
+  if (iteration >= c.iterations) return !stop_with(outcome, "iterations", fmt::format("{} iterations done", iteration));
+  return false;
+}
+
+Result<RunOutcome> Orchestrator::run() {
+  RunOutcome outcome;
+  LoopState& state = outcome.state;
+  if (auto st = start(state); !st) return st.error();
+  for (int iteration = 1; outcome.rule.empty(); ++iteration) {
+    auto more = iterate(state, iteration, outcome);
+    if (!more) return more.error();
+    if (!*more) break;
+  }
+  if (auto st = s_.events->emit({{"type", "stop"}, {"rule", outcome.rule}, {"reason", outcome.reason},
+                                 {"best", state.best_id}});
+      !st)
+    return st.error();
+  outcome.summary = make_summary(bench_, outcome, *s_.ledger);
+  return outcome;
+}
+
+}  // namespace kopt

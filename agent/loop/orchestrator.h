@@ -1,0 +1,48 @@
+// The loop: each iteration the analyst diagnoses the best kernel so far, the optimizer writes
+// candidates, kopt evaluates them, and the best correct, significantly faster candidate is
+// kept. It stops on the iteration limit, a target speedup, the budget, or stagnation. Given the
+// same results from Effects, it makes the same decisions and emits the same events.
+#pragma once
+
+#include <string>
+
+#include "agent/loop/services.h"
+#include "agent/loop/state.h"
+#include "agent/record/run_record.h"
+#include "tools/benchmark/benchmark.h"
+
+namespace kopt {
+
+/// How a run ended.
+struct RunOutcome {
+  std::string rule;    ///< "iterations", "target", "budget", "stagnation", "model", "error"
+  std::string reason;  ///< One line.
+  LoopState state;
+  Json summary;
+};
+
+class Orchestrator {
+ public:
+  /// `record` receives candidate folders and may be null (replay writes nothing).
+  Orchestrator(const Benchmark& bench, LoopServices& services, const RunRecord* record);
+
+  /// Runs the loop to a stopping rule. An Error means the run could not go on (a replay that
+  /// diverged, an event that could not be written); a stopping rule is not an error.
+  Result<RunOutcome> run();
+
+ private:
+  Status start(LoopState& state);
+  Status refresh_evidence(LoopState& state, int iteration);
+  Result<bool> iterate(LoopState& state, int iteration, RunOutcome& outcome);
+  Status evaluate_candidate(LoopState& state, Attempt attempt, const std::string& source);
+  bool stop_rule(const LoopState& state, int iteration, RunOutcome& outcome) const;
+
+  const Benchmark& bench_;
+  LoopServices& s_;
+  const RunRecord* record_;
+};
+
+/// The summary.json document of a finished (or stopped) run.
+Json make_summary(const Benchmark& bench, const RunOutcome& outcome, const llm::UsageLedger& ledger);
+
+}  // namespace kopt

@@ -1,0 +1,194 @@
+#include "agent/loop/session.h"
+
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include <thread>
+
+#include <fmt/format.h>
+
+#include "agent/llm/backend_factory.h"
+#include "agent/loop/loop_tools.h"
+#include "agent/record/events.h"
+#include "sandbox/sandbox.h"
+#include "tools/eval/evaluator.h"
+#include "tools/eval/toolchain.h"
+#include "util/paths.h"
+
+namespace kopt {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+// Everything a run needs besides its record and events.
+struct Assembly {
+  RunConfig config;
+  Benchmark bench;
+  std::unique_ptr<llm::LlmBackend> backend;
+  std::unique_ptr<ProcessRunner> runner = std::make_unique<LocalProcessRunner>();
+  std::unique_ptr<LocalEvaluator> evaluator;
+  std::unique_ptr<ToolRegistry> registry = make_loop_registry();
+  PromptSet prompts;
+  llm::UsageLedger ledger;
+  llm::Budget budget;
+  ToolContext tool_context;
+};
+
+Result<Benchmark> benchmark_for(const RunConfig& config) {
+  return find_benchmark(config.benchmark, config.suite.empty() ? default_suite() : fs::path(config.suite));
+}
+
+// Builds the parts; `live` adds the model backend and the evaluator.
+Result<std::unique_ptr<Assembly>> assemble(const RunConfig& config, bool live) {
+  auto a = std::make_unique<Assembly>();
+  a->config = config;
+  auto bench = benchmark_for(config);
+  if (!bench) return bench.error();
+  a->bench = std::move(*bench);
+  auto prompts = PromptSet::load(kopt_home() / "prompts");
+  if (!prompts) return prompts.error();
+  a->prompts = std::move(*prompts);
+  auto prices = llm::PriceTable::load_default();
+  a->ledger = llm::UsageLedger(prices ? *prices : llm::PriceTable());
+  a->budget = llm::Budget({config.budget_tokens, config.budget_usd, 0});
+  a->tool_context.benchmark = &a->bench;
+  if (!live) return a;
+  auto backend = llm::make_backend(config.llm);
+  if (!backend) return backend.error();
+  a->backend = std::move(*backend);
+  if (config.sandbox)
+    if (auto usable = probe_sandbox(); !usable)
+      return fail(usable.error().message + "; kopt does not run candidate code unconfined unless you pass --no-sandbox");
+  a->evaluator = std::make_unique<LocalEvaluator>(default_context(*a->runner, config.sandbox));
+  a->tool_context.executor = a->evaluator.get();
+  if (auto ready = a->backend->prepare(); !ready) return fail("model backend " + config.llm + ": " + ready.error().message);
+  return a;
+}
+
+Json host_fingerprint() {
+  utsname u{};
+  uname(&u);
+  char host[256] = {};
+  gethostname(host, sizeof host - 1);
+  return {{"hostname", host}, {"kernel", std::string(u.sysname) + " " + u.release}, {"machine", u.machine},
+          {"hardware_threads", std::thread::hardware_concurrency()}};
+}
+
+Json run_info(const Assembly& a) {
+  auto toolchain = find_toolchain(a.bench.language, *a.runner);
+  return {{"config", to_json(a.config)},
+          {"benchmark", {{"name", a.bench.name}, {"hash", a.bench.hash}, {"dir", a.bench.dir.string()}}},
+          {"toolchain", toolchain ? toolchain->fingerprint : toolchain.error().message},
+          {"host", host_fingerprint()},
+          {"prompts", a.prompts.hashes()},
+          {"sandbox", a.config.sandbox ? "bubblewrap" : "none (--no-sandbox)"},
+          {"kopt_version", "0.1.0"},
+          {"created", now_iso8601()},
+          {"status", "running"}};
+}
+
+LoopServices services_for(Assembly& a, Effects& effects, EventStream& stream) {
+  LoopServices s;
+  s.effects = &effects;
+  s.registry = a.registry.get();
+  s.tool_context = &a.tool_context;
+  s.events = &stream;
+  s.ledger = &a.ledger;
+  s.budget = &a.budget;
+  s.config = &a.config;
+  s.prompts = &a.prompts;
+  return s;
+}
+
+// Wires the status line to the services after they have their final address.
+void show_progress(LoopServices& s, const StatusFn& status) {
+  s.progress = [&s, status](const std::string& step) {
+    if (!status) return;
+    const double tokens = static_cast<double>(s.ledger->total().total());
+    status(fmt::format("iteration {}/{} · {} · {:.1f}k tokens · best {} {:.2f}x", s.iteration, s.config->iterations,
+                       step, tokens / 1000, s.best_id, s.best_speedup));
+  };
+}
+
+Result<RunReport> drive(Assembly& a, RunRecord& record, Effects& effects, EventStream& stream, const StatusFn& status) {
+  LoopServices services = services_for(a, effects, stream);
+  show_progress(services, status);
+  Orchestrator orchestrator(a.bench, services, &record);
+  auto outcome = orchestrator.run();
+  if (!outcome) {
+    (void)record.set_status("failed", outcome.error().message);
+    return outcome.error();
+  }
+  if (auto st = record.write_summary(outcome->summary); !st) return st.error();
+  if (auto st = record.set_status("finished", outcome->rule + ": " + outcome->reason); !st) return st.error();
+  return RunReport{record.dir(), std::move(*outcome)};
+}
+
+Result<std::unique_ptr<Assembly>> reopen(const RunRecord& record, bool live) {
+  auto config = config_from_json(record.info().value("config", Json()));
+  if (!config) return config.error();
+  auto a = assemble(*config, live);
+  if (!a) return a.error();
+  const std::string recorded_hash = record.info()["benchmark"].value("hash", "");
+  if ((*a)->bench.hash != recorded_hash)
+    return fail("the files of benchmark " + (*a)->bench.name + " changed since this run was recorded");
+  return a;
+}
+
+}  // namespace
+
+Result<RunReport> start_run(const RunConfig& config, const fs::path& runs_root, const StatusFn& status) {
+  auto a = assemble(config, true);
+  if (!a) return a.error();
+  auto record = RunRecord::create(runs_root, (*a)->bench.name, run_info(**a));
+  if (!record) return record.error();
+  auto log = EventLog::create(record->events_path());
+  if (!log) return log.error();
+  EventStream stream(StreamMode::record, &*log);
+  LiveEffects effects(*(*a)->backend, *(*a)->registry, *(*a)->evaluator, (*a)->bench, config.timing_budget);
+  return drive(**a, *record, effects, stream, status);
+}
+
+Result<RunReport> resume_run(const fs::path& run_dir, const StatusFn& status) {
+  auto record = RunRecord::open(run_dir);
+  if (!record) return record.error();
+  if (record->info().value("status", "") == "finished")
+    return fail("run " + run_dir.filename().string() + " has finished; start a new run instead");
+  auto a = reopen(*record, true);
+  if (!a) return a.error();
+  auto events = read_events(record->events_path());
+  if (!events) return events.error();
+  auto log = EventLog::open_for_append(record->events_path());
+  if (!log) return log.error();
+  EventStream stream(StreamMode::resume, &*log, *events);
+  LiveEffects live(*(*a)->backend, *(*a)->registry, *(*a)->evaluator, (*a)->bench, (*a)->config.timing_budget);
+  RecordedEffects effects(*events, &live);
+  (void)record->set_status("running", "resumed");
+  return drive(**a, *record, effects, stream, status);
+}
+
+Result<ReplayReport> replay_run(const fs::path& run_dir, const StatusFn& status) {
+  auto record = RunRecord::open(run_dir);
+  if (!record) return record.error();
+  auto a = reopen(*record, false);
+  if (!a) return a.error();
+  auto events = read_events(record->events_path());
+  if (!events) return events.error();
+  EventStream stream(StreamMode::replay, nullptr, *events);
+  RecordedEffects effects(*events, nullptr);
+  LoopServices services = services_for(**a, effects, stream);
+  show_progress(services, status);
+  Orchestrator orchestrator((*a)->bench, services, nullptr);
+  auto outcome = orchestrator.run();
+  if (!outcome) {
+    const std::string why = effects.divergence().empty() ? outcome.error().message
+                                                         : outcome.error().message + " (" + effects.divergence() + ")";
+    return fail(why);
+  }
+  if (!stream.recording_exhausted())
+    return fail(fmt::format("the replay stopped after {} events; the record has {}", stream.count(), events->size()));
+  return ReplayReport{stream.count(), std::move(*outcome)};
+}
+
+}  // namespace kopt

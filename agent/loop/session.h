@@ -1,0 +1,38 @@
+// Assembling and running a whole run: the benchmark, the model backend, the tools, the
+// evaluator, the run record and its event stream. `kopt run`, `kopt resume`, `kopt replay` and
+// `kopt campaign` all go through here.
+#pragma once
+
+#include <filesystem>
+#include <functional>
+#include <string>
+
+#include "agent/loop/config.h"
+#include "agent/loop/orchestrator.h"
+
+namespace kopt {
+
+/// Receives the status line to show ("iteration 2/5 · optimizer: compile · 12.3k tokens · best 1.84x").
+using StatusFn = std::function<void(const std::string&)>;
+
+/// The result of a run as the commands report it.
+struct RunReport {
+  std::filesystem::path dir;
+  RunOutcome outcome;
+};
+
+/// Starts a new run under `runs_root`.
+Result<RunReport> start_run(const RunConfig& config, const std::filesystem::path& runs_root, const StatusFn& status);
+
+/// Continues an interrupted run: recorded events are verified, then the loop goes on live.
+Result<RunReport> resume_run(const std::filesystem::path& run_dir, const StatusFn& status);
+
+/// Re-runs the loop on the recorded model responses and tool results; OK when the new event
+/// stream equals the recorded one apart from times, else an Error with the first divergence.
+struct ReplayReport {
+  size_t events = 0;
+  RunOutcome outcome;
+};
+Result<ReplayReport> replay_run(const std::filesystem::path& run_dir, const StatusFn& status);
+
+}  // namespace kopt

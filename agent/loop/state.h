@@ -1,0 +1,45 @@
+// What the loop knows between iterations: the original, the human reference, the best
+// candidate so far, every attempt and the evidence about the best.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "agent/loop/verdict.h"
+
+namespace kopt {
+
+/// One evaluated (or failed) attempt.
+struct Attempt {
+  std::string id;      ///< "0003"
+  std::string parent;  ///< The best it started from.
+  int iteration = 0;
+  std::string summary;  ///< The optimizer's one line, or why there is no candidate.
+  CandidateVerdict verdict;
+  bool accepted = false;
+};
+
+struct LoopState {
+  std::string original_source;
+  CandidateVerdict human;  ///< Human version against the original.
+  std::string best_id = "original";
+  std::string best_source;
+  CandidateVerdict best;  ///< speedup 1 while the original is best.
+  std::vector<Attempt> attempts;
+  int next_candidate = 1;
+  int since_gain = 0;
+  std::string evidence_for;  ///< Candidate id the profile and roofline below describe.
+  std::string profile = "(not profiled)";
+  std::string roofline = "(not classified)";
+};
+
+/// "0007" for 7.
+std::string candidate_id(int number);
+
+/// The earlier attempts as a few lines for the prompts.
+std::string history_text(const LoopState& state);
+
+/// The best's measurements as a few lines for the prompts.
+std::string measurements_text(const LoopState& state);
+
+}  // namespace kopt

@@ -1,0 +1,42 @@
+// What the loop knows of an evaluated candidate, read from its kopt-evaluation/1 document, and
+// the feedback the model gets about it. Decisions use only this view, so a replay that serves
+// recorded documents makes the same decisions.
+#pragma once
+
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "util/json.h"
+
+namespace kopt {
+
+struct CandidateVerdict {
+  std::string status;  ///< verdict::* of tools/eval/evaluation.h
+  std::string category;
+  std::string reason;
+  double speedup = 0;  ///< Over the original; 0 when not timed.
+  double ci_low = 0;
+  double ci_high = 0;
+  double p_value = 1;
+  double candidate_ms = 0;
+  double original_ms = 0;
+  double gflops = 0;
+  double gbytes_per_s = 0;
+  std::string remarks;    ///< Compiler remarks of the build.
+  std::string build_log;  ///< Compiler output when it failed.
+
+  bool correct() const;
+  /// A significant win over the original.
+  bool faster() const { return status == "faster"; }
+};
+
+CandidateVerdict read_verdict(const Json& evaluation);
+
+/// Feedback for the model in a few lines: verdict, reason, speedup with its interval, time.
+std::string feedback_text(const CandidateVerdict& verdict);
+
+/// Replaces "seed 12345" with "a seed": evaluation seeds are never shown to the model.
+std::string hide_seeds(const std::string& text);
+
+}  // namespace kopt

@@ -1,0 +1,82 @@
+#include "agent/report/run_view.h"
+
+#include "agent/record/events.h"
+#include "util/files.h"
+
+namespace kopt {
+
+namespace {
+
+IterationView& iteration_of(RunView& view, int number) {
+  for (auto& it : view.iterations)
+    if (it.number == number) return it;
+  view.iterations.push_back({});
+  view.iterations.back().number = number;
+  return view.iterations.back();
+}
+
+void apply(RunView& view, const Json& e) {
+  const std::string type = e.value("type", "");
+  if (type == "iteration") {
+    iteration_of(view, e.value("iteration", 0)).best_before = e.value("best", "");
+  } else if (type == "model_call") {
+    IterationView& it = iteration_of(view, e.value("iteration", 0));
+    const Json usage = e["response"].value("usage", Json::object());
+    it.input_tokens += usage.value("input_tokens", 0);
+    it.output_tokens += usage.value("output_tokens", 0);
+    if (e.value("role", "") == "analyst" && e["response"].value("tool_calls", Json::array()).empty())
+      it.analysis = e["response"].value("text", "");
+  } else if (type == "tool_call" && e.value("name", "") == "roofline" && e.value("role", "") == "kopt") {
+    iteration_of(view, e.value("iteration", 0)).roofline = e.value("text", "");
+  } else if (type == "candidate" || type == "no_candidate") {
+    CandidateView c;
+    c.id = e.value("id", "");
+    c.parent = e.value("parent", "");
+    c.iteration = e.value("iteration", 0);
+    c.summary = type == "candidate" ? e.value("summary", "") : e.value("reason", "");
+    c.source = e.value("source", "");
+    c.verdict.status = type == "candidate" ? "pending" : "no-candidate";
+    view.candidates.push_back(c);
+  } else if (type == "evaluation") {
+    const std::string id = e.value("candidate", "");
+    if (id == "human") view.human = read_verdict(e["evaluation"]);
+    for (auto& c : view.candidates)
+      if (c.id == id) {
+        c.verdict = read_verdict(e["evaluation"]);
+        c.evaluated = true;
+      }
+  } else if (type == "decision") {
+    for (auto& c : view.candidates)
+      if (c.id == e.value("candidate", "")) c.accepted = e.value("accepted", false);
+  } else if (type == "stop") {
+    view.stop_rule = e.value("rule", "");
+    view.stop_reason = e.value("reason", "");
+  }
+}
+
+}  // namespace
+
+Result<RunView> load_run_view(const std::filesystem::path& dir) {
+  auto record = RunRecord::open(dir);
+  if (!record) return record.error();
+  RunView view;
+  view.dir = dir;
+  view.info = record->info();
+  view.summary = record->summary();
+  auto events = read_events(record->events_path(), &view.torn);
+  if (!events) return events.error();
+  for (const auto& e : *events) apply(view, e);
+  for (auto& c : view.candidates) {
+    auto diff = read_file(record->candidate_dir(c.id) / "diff.patch");
+    if (diff) c.diff = *diff;
+  }
+  return view;
+}
+
+const CandidateView* find_candidate(const RunView& view, const std::string& id) {
+  for (const auto& c : view.candidates)
+    if (c.id == id) return &c;
+  return nullptr;
+}
+
+}  // namespace kopt
