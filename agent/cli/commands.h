@@ -8,6 +8,13 @@ namespace kopt::cli {
 CommandSpec list_command();
 CommandSpec eval_command();
 CommandSpec bench_command();
+CommandSpec run_command();
+CommandSpec resume_command();
+CommandSpec runs_command();
+CommandSpec show_command();
+CommandSpec diff_command();
+CommandSpec replay_command();
+CommandSpec campaign_command();
 CommandSpec llm_ping_command();
 CommandSpec llm_chat_command();
 CommandSpec knowledge_command();
