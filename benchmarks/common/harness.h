@@ -302,8 +302,9 @@ inline std::vector<int64_t> run_time(Problem& problem, const Options& o, int& ma
   return samples;
 }
 
+/// Writes the JSON report; `extra` holds further members ("key":value,...) for the object.
 inline void write_report(const Options& o, const std::vector<int64_t>& samples,
-                         int threads_before, int threads_max) {
+                         int threads_before, int threads_max, const std::string& extra = "") {
   std::FILE* report = std::fopen(o.report.c_str(), "w");
   if (!report) OutputFile::die("cannot write " + o.report);
   std::fprintf(report, "{\"format\":\"kopt-report/1\",\"threads_before\":%d,\"threads_max\":%d,",
@@ -311,7 +312,7 @@ inline void write_report(const Options& o, const std::vector<int64_t>& samples,
   std::fprintf(report, "\"samples_ns\":[");
   for (size_t i = 0; i < samples.size(); ++i)
     std::fprintf(report, "%s%lld", i ? "," : "", static_cast<long long>(samples[i]));
-  std::fprintf(report, "]}\n");
+  std::fprintf(report, "]%s%s}\n", extra.empty() ? "" : ",", extra.c_str());
   std::fclose(report);
 }
 

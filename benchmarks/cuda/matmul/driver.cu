@@ -1,0 +1,28 @@
+#include "cuda_harness.cuh"
+#include "kernel.h"
+
+using namespace kopt_bench;
+
+// Size n: two n x n matrices of floats in [-1, 1).
+class Matmul : public cuda::Problem {
+ public:
+  explicit Matmul(long n) : n_(n), a_host_(n * n), b_host_(n * n), a_(n * n), b_(n * n), c_(n * n) {
+    output("c", c_);
+  }
+  void fill(Rng& rng) override {
+    rng.fill(a_host_, -1.0, 1.0);
+    rng.fill(b_host_, -1.0, 1.0);
+    a_.upload(a_host_);
+    b_.upload(b_host_);
+  }
+  void call() override { matmul(a_.data(), b_.data(), c_.data(), n_); }
+
+ private:
+  long n_;
+  std::vector<float> a_host_, b_host_;
+  cuda::DeviceBuffer<float> a_, b_, c_;
+};
+
+int main(int argc, char** argv) {
+  return cuda::main<Matmul>(argc, argv);
+}

@@ -1,0 +1,24 @@
+#include "cuda_harness.cuh"
+#include "kernel.h"
+
+using namespace kopt_bench;
+
+// Size n: an n x n matrix of floats in [-10, 10).
+class Softmax : public cuda::Problem {
+ public:
+  explicit Softmax(long n) : n_(n), x_host_(n * n), x_(n * n), y_(n * n) { output("y", y_); }
+  void fill(Rng& rng) override {
+    rng.fill(x_host_, -10.0, 10.0);
+    x_.upload(x_host_);
+  }
+  void call() override { softmax_rows(x_.data(), y_.data(), n_, n_); }
+
+ private:
+  long n_;
+  std::vector<float> x_host_;
+  cuda::DeviceBuffer<float> x_, y_;
+};
+
+int main(int argc, char** argv) {
+  return cuda::main<Softmax>(argc, argv);
+}

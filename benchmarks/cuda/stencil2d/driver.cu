@@ -1,0 +1,29 @@
+#include "cuda_harness.cuh"
+#include "kernel.h"
+
+using namespace kopt_bench;
+
+// Size n: an n x n grid of floats.
+class Stencil : public cuda::Problem {
+ public:
+  explicit Stencil(long n) : n_(n), in_host_(n * n), in_(n * n), out_(n * n) {
+    output("out", out_);
+  }
+  void fill(Rng& rng) override {
+    rng.fill(in_host_, -1.0, 1.0);
+    c_ = static_cast<float>(rng.uniform(0.2, 0.6));
+    w_ = (1.0f - c_) / 4;
+    in_.upload(in_host_);
+  }
+  void call() override { stencil5(in_.data(), out_.data(), n_, c_, w_); }
+
+ private:
+  long n_;
+  std::vector<float> in_host_;
+  cuda::DeviceBuffer<float> in_, out_;
+  float c_ = 0, w_ = 0;
+};
+
+int main(int argc, char** argv) {
+  return cuda::main<Stencil>(argc, argv);
+}
