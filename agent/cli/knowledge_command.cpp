@@ -56,8 +56,9 @@ int run_knowledge(const Args& args) {
     std::fprintf(stderr, "kopt knowledge: no note matches '%s'\n", query.c_str());
     return 1;
   }
-  fmt::print("{}",
-             format_hits(hits, args.flag("full") ? 0 : static_cast<size_t>(args.get_int("words"))));
+  const long words = args.flag("full") ? 0 : args.get_int("words");
+  if (words < 0) throw UsageError{"--words must not be negative"};
+  fmt::print("{}", format_hits(hits, static_cast<size_t>(words), static_cast<size_t>(words)));
   return 0;
 }
 

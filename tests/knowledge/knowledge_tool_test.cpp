@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
+#include <sstream>
 
 #include "../support/kopt_cli.h"
 
@@ -15,6 +16,13 @@ ToolResult ask(const Json& arguments, const Benchmark* benchmark = nullptr) {
   ToolContext context;
   context.benchmark = benchmark;
   return tool->call(arguments, context);
+}
+
+size_t word_count(const std::string& text) {
+  std::istringstream in(text);
+  size_t words = 0;
+  for (std::string word; in >> word;) ++words;
+  return words;
 }
 
 bool contains(const std::string& text, const std::string& part) {
@@ -37,8 +45,9 @@ TEST(KnowledgeToolTest, ReturnsThreeTrimmedNotesByDefault) {
   EXPECT_EQ(result.data["hits"][0]["id"], "gpu_coalescing");
   EXPECT_GT(result.data["hits"][0]["score"].get<double>(),
             result.data["hits"][1]["score"].get<double>());
-  EXPECT_TRUE(contains(result.text, "## Coalesced global memory access on the GPU")) << result.text;
-  EXPECT_LT(std::count(result.text.begin(), result.text.end(), ' '), 1100);
+  EXPECT_TRUE(contains(result.text, "# Coalesced global memory access on the GPU")) << result.text;
+  EXPECT_LT(word_count(result.text), 1000u);
+  EXPECT_TRUE(contains(result.text, "## Verify")) << "the best note comes whole";
 }
 
 TEST(KnowledgeToolTest, HonoursTargetAndK) {
@@ -102,12 +111,18 @@ TEST(KnowledgeToolTest, TrimKeepsWholeLinesAndMarksTheCut) {
   EXPECT_EQ(trim_to_words("a b\nc", 0), "a b\nc");
 }
 
+TEST(KnowledgeToolTest, TrimDropsDanglingHeadingsAndClosesCodeBlocks) {
+  const std::string body = "## A\ntext\n## B\n```\ncode line here\nmore code\n```";
+  EXPECT_EQ(trim_to_words(body, 8), "## A\ntext\n[...]");
+  EXPECT_EQ(trim_to_words(body, 10), "## A\ntext\n## B\n```\ncode line here\n```\n[...]");
+}
+
 TEST(KnowledgeCommandTest, PrintsTheBestNote) {
   const ProcessResult run =
       test::run_kopt({"knowledge", "critical", "section", "histogram", "-k", "1"});
   EXPECT_TRUE(run.succeeded()) << run.output;
-  EXPECT_TRUE(contains(run.output, "## Histograms: privatization")) << run.output;
-  EXPECT_FALSE(contains(run.output, "\n## ")) << run.output;  // just one note
+  EXPECT_TRUE(contains(run.output, "# Histograms: privatization")) << run.output;
+  EXPECT_FALSE(contains(run.output, "\n# ")) << run.output;  // just one note
 }
 
 TEST(KnowledgeCommandTest, JsonListsIdsAndScores) {

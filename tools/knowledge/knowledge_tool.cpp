@@ -14,8 +14,9 @@ namespace kopt {
 
 namespace {
 
-constexpr size_t kWordBudget = 900;  // across all notes of one answer
-constexpr size_t kMinWordsPerNote = 150, kMaxWordsPerNote = 400;
+// The best note comes whole (notes are at most 400 words); the others share what is left of
+// about 900 words, at least 150 words each.
+constexpr size_t kWordBudget = 900, kMinWordsPerNote = 150, kMaxWordsPerNote = 400;
 
 size_t count_words(const std::string& line) {
   size_t words = 0;
@@ -28,9 +29,34 @@ size_t count_words(const std::string& line) {
   return words;
 }
 
+// True when the lines leave a ``` code block open.
+bool open_block(const std::vector<std::string>& lines) {
+  const auto fences = std::count_if(lines.begin(), lines.end(), [](const std::string& line) {
+    return starts_with(trim(line), "```");
+  });
+  return fences % 2 == 1;
+}
+
 std::optional<std::string> default_target(const ToolContext& context) {
   if (!context.benchmark) return std::nullopt;
   return context.benchmark->language == Language::cuda ? "cuda" : "cpu";
+}
+
+// What the model reads: a one-line summary, then the best note whole and the others cut.
+std::string answer_text(const std::string& query, const std::optional<std::string>& target,
+                        const std::vector<Hit>& hits) {
+  const std::string scope = target ? " (target " + *target + ")" : "";
+  if (hits.empty())
+    return "No note matches '" + query + "'" + scope +
+           ". Try the technique's name or other words of the symptom (for example "
+           "'vectorization', 'false sharing', 'coalescing').";
+  const size_t others = hits.size() > 1 ? (kWordBudget - kMaxWordsPerNote) / (hits.size() - 1) : 0;
+  std::string text =
+      fmt::format("{} note{} for '{}'{}, best first:\n\n", hits.size(), hits.size() == 1 ? "" : "s",
+                  query, scope) +
+      format_hits(hits, kMaxWordsPerNote, std::clamp(others, kMinWordsPerNote, kMaxWordsPerNote));
+  while (!text.empty() && text.back() == '\n') text.pop_back();
+  return text;
 }
 
 }  // namespace
@@ -39,25 +65,35 @@ std::string trim_to_words(const std::string& body, size_t max_words) {
   if (max_words == 0) return body;
   std::vector<std::string> kept;
   size_t words = 0;
+  bool cut = false;
   for (const auto& line : split(body, '\n')) {
     const size_t line_words = count_words(line);
     if (words + line_words > max_words && !kept.empty()) {
-      while (!kept.empty() && trim(kept.back()).empty()) kept.pop_back();
-      kept.push_back("[...]");
+      cut = true;
       break;
     }
     kept.push_back(line);
     words += line_words;
   }
+  if (!cut) return join(kept, "\n");
+  // No dangling heading, blank line or opening fence before the mark; an open block is closed.
+  while (kept.size() > 1) {
+    const std::string last = trim(kept.back());
+    const bool opens_block = starts_with(last, "```") && open_block(kept);
+    if (!last.empty() && last[0] != '#' && !opens_block) break;
+    kept.pop_back();
+  }
+  if (open_block(kept)) kept.push_back("```");
+  kept.push_back("[...]");
   return join(kept, "\n");
 }
 
-std::string format_hits(const std::vector<Hit>& hits, size_t words_per_note) {
+std::string format_hits(const std::vector<Hit>& hits, size_t first_words, size_t other_words) {
   std::string text;
   for (const Hit& hit : hits) {
-    text +=
-        fmt::format("## {}\n[id {}; {}; score {:.2f}]\n{}\n\n", hit.title, hit.id,
-                    join(hit.applies_to, ", "), hit.score, trim_to_words(hit.body, words_per_note));
+    const size_t words = &hit == &hits.front() ? first_words : other_words;
+    text += fmt::format("# {}\n[id {}; {}; score {:.2f}]\n{}\n\n", hit.title, hit.id,
+                        join(hit.applies_to, ", "), hit.score, trim_to_words(hit.body, words));
   }
   return text;
 }
@@ -106,7 +142,6 @@ ToolResult KnowledgeTool::call(const Json& arguments, ToolContext& context) {
                                    : default_target(context);
 
   const std::vector<Hit> hits = base_->search(query, static_cast<size_t>(k), target);
-  const std::string scope = target ? " for " + *target : "";
   ToolResult result;
   result.data = {{"query", query},
                  {"target", target ? Json(*target) : Json()},
@@ -114,17 +149,7 @@ ToolResult KnowledgeTool::call(const Json& arguments, ToolContext& context) {
                  {"hits", Json::array()}};
   for (const Hit& hit : hits)
     result.data["hits"].push_back({{"id", hit.id}, {"title", hit.title}, {"score", hit.score}});
-  if (hits.empty()) {
-    result.text = "No note" + scope + " matches '" + query +
-                  "'. Try the technique's name or other words of the symptom (for example "
-                  "'vectorization', 'false sharing', 'coalescing').";
-    return result;
-  }
-  const size_t per_note = std::clamp(kWordBudget / hits.size(), kMinWordsPerNote, kMaxWordsPerNote);
-  result.text = fmt::format("{} note{}{} for '{}', best first:\n\n", hits.size(),
-                            hits.size() == 1 ? "" : "s", scope, query) +
-                format_hits(hits, per_note);
-  while (!result.text.empty() && result.text.back() == '\n') result.text.pop_back();
+  result.text = answer_text(query, target, hits);
   return result;
 }
 

@@ -16,8 +16,9 @@ namespace kopt {
 inline constexpr int kMaxKnowledgeHits = 5;
 
 /// The text a model reads for `hits`: each note's title, id, targets and score, then its body
-/// cut at a line end to about `words_per_note` words (0 keeps whole bodies).
-std::string format_hits(const std::vector<Hit>& hits, size_t words_per_note);
+/// cut at a line end to about `first_words` words for the best note and `other_words` for the
+/// rest (0 keeps whole bodies).
+std::string format_hits(const std::vector<Hit>& hits, size_t first_words, size_t other_words);
 
 /// Keeps the first lines of `body` holding at most about `max_words` words, marking a cut.
 std::string trim_to_words(const std::string& body, size_t max_words);
