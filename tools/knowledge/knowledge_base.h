@@ -23,11 +23,11 @@ inline constexpr std::array<double, 3> kFieldWeights = {3.0, 2.0, 1.0};
 
 /// One ranked note.
 struct Hit {
-  std::string id;  ///< The note's file stem.
-  std::string title;
-  double score = 0;  ///< BM25F score; higher is better, always > 0.
-  std::vector<std::string> applies_to;
-  std::string body;  ///< The whole body; callers trim it.
+  std::string id;                       ///< The note's file stem.
+  std::string title;                    ///< The note's title.
+  double score = 0;                     ///< BM25F score; higher is better, always > 0.
+  std::vector<std::string> applies_to;  ///< "cpu", "cuda" or both.
+  std::string body;                     ///< The whole body; callers trim it.
 };
 
 /// The folder of kopt's own notes: kopt_home()/prompts/knowledge.
