@@ -5,8 +5,8 @@
 #include "kernel.h"
 
 // Size n: an n x n sparse matrix shaped like a growing network: row i holds about
-// 1.2 (n / (i + 1))^0.9 nonzeros (12 per row on average, hubs at the top), half of them near the
-// diagonal and half anywhere; values and x are positive.
+// 1.2 (n / (i + 1))^0.9 nonzeros (hubs at the top; 9.2 per row on average at n = 2^20), half of
+// them near the diagonal and half anywhere; values and x are positive.
 class Spmv : public kopt_bench::Problem {
  public:
   explicit Spmv(long n) : n_(n), row_ptr_(n + 1), x_(n), y_(n) { output("y", y_); }
