@@ -15,6 +15,7 @@ CommandSpec show_command();
 CommandSpec diff_command();
 CommandSpec replay_command();
 CommandSpec campaign_command();
+CommandSpec report_command();
 CommandSpec llm_ping_command();
 CommandSpec llm_chat_command();
 CommandSpec knowledge_command();

@@ -1,6 +1,7 @@
 #include "agent/loop/loop_tools.h"
 
 #include "agent/loop/verdict.h"
+#include "tools/knowledge/knowledge_tool.h"
 #include "tools/eval/evaluator.h"
 #include "util/files.h"
 #include "util/strings.h"
@@ -123,6 +124,7 @@ std::unique_ptr<ToolRegistry> make_loop_registry() {
   registry->add(std::make_unique<EvaluateTool>(
       "benchmark", "Build, check and time a kernel file against the original (a short timing); returns "
                    "the speedup with its 95% interval.", EvaluateTool::Depth::time));
+  registry->add(make_knowledge_tool());
   registry->add(std::make_unique<SubmitTool>());
   return registry;
 }

@@ -31,6 +31,9 @@ CandidateVerdict read_verdict(const Json& e) {
   if (placement.is_object()) {
     v.gflops = placement["candidate"].value("gflops", 0.0);
     v.gbytes_per_s = placement["candidate"].value("gbytes_per_s", 0.0);
+    v.original_gflops = placement["baseline"].value("gflops", 0.0);
+    v.flops = placement.value("flops_per_call", 0.0);
+    v.bytes = placement.value("bytes_per_call", 0.0);
   }
   const Json build = e.value("build", Json());
   if (build.is_object()) {

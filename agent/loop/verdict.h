@@ -23,6 +23,9 @@ struct CandidateVerdict {
   double original_ms = 0;
   double gflops = 0;
   double gbytes_per_s = 0;
+  double original_gflops = 0;  ///< The original's achieved rate in the same evaluation.
+  double flops = 0;            ///< Analytic work per call at the time size.
+  double bytes = 0;            ///< Analytic traffic per call at the time size.
   std::string remarks;    ///< Compiler remarks of the build.
   std::string build_log;  ///< Compiler output when it failed.
 
