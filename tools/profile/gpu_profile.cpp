@@ -69,7 +69,7 @@ InjectionRun run_injected(const ExecutionContext& ctx, const Benchmark& bench,
     injected.failure = problem;
     return injected;
   }
-  if (!gpu_present()) {
+  if (options.require_gpu && !gpu_present()) {
     injected.category = "no-gpu";
     injected.failure = "no NVIDIA GPU on this machine (no /dev/nvidiactl): GPU profiling needs one";
     return injected;

@@ -37,6 +37,9 @@ struct GpuProfileOptions {
   int top_lines = 10;
   /// When set, the library's raw output (JSON lines, cubins) is copied into this folder.
   std::filesystem::path keep_raw;
+  /// Refuse early when the machine has no GPU device node; false only for tests that stand a
+  /// fake driver in for CUDA.
+  bool require_gpu = true;
 };
 
 /// A PC sampling profile, or why there is none.
