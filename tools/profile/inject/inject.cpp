@@ -25,7 +25,8 @@ namespace {
 struct Injector {
   OutputFolder out = OutputFolder::from_environment();
   std::string mode;
-  std::mutex mutex;
+  // Recursive, so that a callback CUPTI raised from inside one of ours cannot deadlock.
+  std::recursive_mutex mutex;
   PcAggregate aggregate;
   std::unique_ptr<PcSampler> sampler;
   std::unique_ptr<RangeProfiler> counters;
@@ -105,7 +106,7 @@ void on_launch(Injector& in, const CUpti_CallbackData& data) {
 void CUPTIAPI on_callback(void*, CUpti_CallbackDomain domain, CUpti_CallbackId id,
                           const void* data) {
   Injector& in = injector();
-  std::lock_guard<std::mutex> lock(in.mutex);
+  std::lock_guard<std::recursive_mutex> lock(in.mutex);
   if (in.finished || data == nullptr) return;
   if (domain == CUPTI_CB_DOMAIN_RESOURCE)
     on_resource(in, id, *static_cast<const CUpti_ResourceData*>(data));
@@ -137,7 +138,7 @@ void write_results(Injector& in) {
 
 void at_exit() {
   Injector& in = injector();
-  std::lock_guard<std::mutex> lock(in.mutex);
+  std::lock_guard<std::recursive_mutex> lock(in.mutex);
   if (in.finished) return;
   if (in.sampler) in.sampler->finish_all();
   if (in.counters) in.counters->finish_all();
@@ -197,7 +198,7 @@ bool configure(Injector& in) {
 extern "C" __attribute__((visibility("default"))) int InitializeInjection(void) {
   using namespace kopt::inject;
   Injector& in = injector();
-  std::lock_guard<std::mutex> lock(in.mutex);
+  std::lock_guard<std::recursive_mutex> lock(in.mutex);
   if (in.subscriber != nullptr || in.finished) return 1;
   if (!in.out.valid()) {
     std::fprintf(stderr, "kopt-cupti: %s is not set; nothing is profiled\n",
