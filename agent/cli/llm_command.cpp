@@ -122,6 +122,7 @@ int run_chat(const Args& args) {
   if (!options.stream) std::fputs(response->text.c_str(), stdout);
   std::fputs("\n", stdout);
   print_tool_calls(*response);
+  std::fflush(stdout);
   std::fprintf(stderr, "(%s, %s, finish %s)\n", response->model.c_str(),
                call_summary(*response).c_str(), to_string(response->finish_reason).c_str());
   return 0;

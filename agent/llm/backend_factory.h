@@ -25,12 +25,12 @@ namespace kopt::llm {
 /// Settings and seams for the backends the factory makes.
 struct BackendOptions {
   EnvLookup env = process_environment();
-  std::shared_ptr<HttpTransport> transport;  ///< Null: libcurl.
-  std::shared_ptr<Sleeper> sleeper;          ///< Null: really sleep between retries.
-  std::shared_ptr<ProcessRunner> runner;     ///< Null: LocalProcessRunner (exec:).
-  RetryPolicy retry;
-  HttpTimeouts timeouts;
-  ManualConfig manual;  ///< Its folder is replaced by manual:DIR or $KOPT_MANUAL_DIR.
+  std::shared_ptr<HttpTransport> transport{};  ///< Null: libcurl.
+  std::shared_ptr<Sleeper> sleeper{};          ///< Null: really sleep between retries.
+  std::shared_ptr<ProcessRunner> runner{};     ///< Null: LocalProcessRunner (exec:).
+  RetryPolicy retry{};
+  HttpTimeouts timeouts{};
+  ManualConfig manual{};  ///< Its folder is replaced by manual:DIR or $KOPT_MANUAL_DIR.
 };
 
 /// A spec split at its first colon: kind "openai", argument "gpt-4o-mini".

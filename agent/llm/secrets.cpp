@@ -20,6 +20,7 @@ bool token_char(char c) {
 size_t replace_token(std::string& text, size_t at) {
   size_t end = at;
   while (end < text.size() && token_char(text[end])) ++end;
+  while (end > at && text[end - 1] == '.') --end;  // A full stop ends the sentence, not the token.
   text.replace(at, end - at, kRedacted);
   return at + std::strlen(kRedacted);
 }

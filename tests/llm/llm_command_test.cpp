@@ -1,0 +1,82 @@
+// kopt llm ping / chat, run as the real binary.
+#include <gtest/gtest.h>
+
+#include "agent/llm/server_process.h"
+#include "sandbox/process.h"
+#include "tests/llm/contract_scenario.h"
+
+namespace kopt::llm::testing {
+namespace {
+
+ProcessResult kopt(std::vector<std::string> args, std::map<std::string, std::string> extra = {}) {
+  ProcessSpec spec;
+  spec.argv = {KOPT_BINARY};
+  spec.argv.insert(spec.argv.end(), args.begin(), args.end());
+  spec.env = current_environment();
+  for (const char* name : {"OPENAI_API_KEY", "OPENAI_BASE_URL", "ANTHROPIC_API_KEY", "KOPT_LLM"})
+    spec.env.erase(name);
+  for (auto& [key, value] : extra) spec.env[key] = value;
+  spec.timeout = std::chrono::milliseconds(60000);
+  return LocalProcessRunner().run(spec);
+}
+
+size_t lines(const std::string& text) {
+  return std::count(text.begin(), text.end(), '\n');
+}
+
+const std::string kFakeModel = "exec:python3 " + (test_dir() / "fake_model.py").string();
+
+TEST(LlmCommandTest, BadSpecIsOneLineAndFails) {
+  auto result = kopt({"llm", "ping", "--llm", "gpt4"});
+  EXPECT_EQ(result.exit_code, 1);
+  EXPECT_EQ(lines(result.output), 1u) << result.output;
+  EXPECT_NE(result.output.find("unknown LLM spec 'gpt4'"), std::string::npos);
+}
+
+TEST(LlmCommandTest, UnreachableServerIsOneLineAndFails) {
+  auto port = free_loopback_port();
+  ASSERT_TRUE(port.ok());
+  auto result = kopt({"llm", "chat", "--llm", "openai:m", "hi"},
+                     {{"OPENAI_BASE_URL", "http://127.0.0.1:" + std::to_string(*port) + "/v1"}});
+  EXPECT_EQ(result.exit_code, 1);
+  EXPECT_EQ(lines(result.output), 1u) << result.output;
+  EXPECT_NE(result.output.find("kopt llm chat: cannot reach"), std::string::npos) << result.output;
+}
+
+TEST(LlmCommandTest, MissingKeyIsOneLineAndFails) {
+  auto result = kopt({"llm", "chat", "--llm", "anthropic:claude-3-5-haiku-latest", "hi"});
+  EXPECT_EQ(result.exit_code, 1);
+  EXPECT_EQ(
+      result.output,
+      "kopt llm chat: ANTHROPIC_API_KEY is not set (keys are read from the environment only)\n");
+}
+
+TEST(LlmCommandTest, ChatPrintsTheAnswer) {
+  auto result = kopt({"llm", "chat", "--llm", kFakeModel, "--system", "be brief", "hello"});
+  ASSERT_EQ(result.exit_code, 0) << result.output;
+  EXPECT_NE(result.output.find(kGreeting), std::string::npos) << result.output;
+  EXPECT_NE(result.output.find("12 in + 5 out tokens"), std::string::npos) << result.output;
+}
+
+TEST(LlmCommandTest, PingReportsModelLatencyTokensAndTools) {
+  FakeApiServer server;
+  server.set_handler(scenario_handler(false));
+  auto result = kopt({"llm", "ping", "--llm", "openai:fake-model-1"},
+                     {{"OPENAI_BASE_URL", server.url() + "/v1"}});
+  ASSERT_EQ(result.exit_code, 0) << result.output;
+  EXPECT_NE(result.output.find("model     fake-model-1"), std::string::npos) << result.output;
+  EXPECT_NE(result.output.find("12 in + 5 out tokens"), std::string::npos) << result.output;
+  EXPECT_NE(result.output.find("tools     native"), std::string::npos) << result.output;
+}
+
+TEST(LlmCommandTest, StreamedChatPrintsTheSameAnswer) {
+  FakeApiServer server;
+  server.set_handler(scenario_handler(true));
+  auto result = kopt({"llm", "chat", "--stream", "--llm", "anthropic:fake-model-1", "hello"},
+                     {{"ANTHROPIC_BASE_URL", server.url()}, {"ANTHROPIC_API_KEY", "k"}});
+  ASSERT_EQ(result.exit_code, 0) << result.output;
+  EXPECT_EQ(result.output.rfind(kGreeting + "\n", 0), 0u) << result.output;
+}
+
+}  // namespace
+}  // namespace kopt::llm::testing
