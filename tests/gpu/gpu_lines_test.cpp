@@ -66,6 +66,43 @@ TEST_F(CubinTest, CuptiPutsEveryInstructionOnALineOfTheKernel) {
   EXPECT_TRUE(seen.count(3));
 }
 
+// CUPTI caches line tables by cubin CRC, and the CRC does not cover the line numbers: built in
+// folders whose paths have the same length, the same code with its source shifted by a comment
+// line gets the same CRC (true of CUPTI 13.0), yet each cubin must get its own lines.
+TEST_F(CubinTest, CuptiGivesEachCubinItsOwnLinesEvenWithTheSameCode) {
+  auto mapper = CuptiLineMapper::load();
+  if (!mapper) GTEST_SKIP() << mapper.error().message;
+  fs::create_directories(dir_->path() / "p");
+  fs::create_directories(dir_->path() / "q");
+  auto plain = test::build_test_cubin(dir_->path() / "p", "k", true);
+  auto shifted = test::build_test_cubin(dir_->path() / "q", "k", true, "// one more line\n");
+  ASSERT_TRUE(plain && shifted);
+  for (int round = 0; round < 2; ++round) {
+    auto original = (*mapper)->locate(*plain, test::kKernelFunction, 0);
+    auto moved = (*mapper)->locate(*shifted, test::kKernelFunction, 0);
+    ASSERT_TRUE(original && moved);
+    EXPECT_EQ(original->line, 2u);
+    EXPECT_EQ(moved->line, 3u);
+    EXPECT_EQ(moved->dir, (dir_->path() / "q").string());
+  }
+}
+
+TEST_F(CubinTest, ABatchAnswersEveryQueryInOrder) {
+  auto mapper = CuptiLineMapper::load();
+  if (!mapper) GTEST_SKIP() << mapper.error().message;
+  const auto answers = (*mapper)->locate_all({{with_lines_, test::kKernelFunction, 0},
+                                              {"/nonexistent.cubin", test::kKernelFunction, 0},
+                                              {with_lines_, "no_such_kernel", 0},
+                                              {with_lines_, test::kKernelFunction, 0x10}});
+  ASSERT_EQ(answers.size(), 4u);
+  EXPECT_TRUE(answers[0]);
+  ASSERT_FALSE(answers[1]);
+  EXPECT_NE(answers[1].error().message.find("cannot read"), std::string::npos);
+  EXPECT_FALSE(answers[2]);
+  ASSERT_TRUE(answers[3]);
+  EXPECT_EQ(answers[3]->file, "kernel.cu");
+}
+
 TEST_F(CubinTest, CuptiRefusesAnUnknownFunction) {
   auto mapper = CuptiLineMapper::load();
   if (!mapper) GTEST_SKIP() << mapper.error().message;

@@ -43,12 +43,14 @@ inline std::string find_nvcc() {
   return {};
 }
 
-/// Compiles kKernelSource as `dir`/kernel.cu into `dir`/<name>.cubin for sm_90.
+/// Compiles kKernelSource (after `prefix` lines) as `dir`/kernel.cu into `dir`/<name>.cubin
+/// for sm_90.
 inline Result<std::filesystem::path> build_test_cubin(const std::filesystem::path& dir,
-                                                      const std::string& name, bool lineinfo) {
+                                                      const std::string& name, bool lineinfo,
+                                                      const std::string& prefix = "") {
   const std::string nvcc = find_nvcc();
   if (nvcc.empty()) return fail("nvcc not found");
-  if (auto st = write_file(dir / "kernel.cu", kKernelSource); !st) return st.error();
+  if (auto st = write_file(dir / "kernel.cu", prefix + kKernelSource); !st) return st.error();
   ProcessSpec spec;
   spec.argv = {nvcc, "-cubin", "-arch=sm_90", "-O3", "-o", name + ".cubin", "kernel.cu"};
   if (lineinfo) spec.argv.insert(spec.argv.begin() + 1, "-lineinfo");

@@ -107,6 +107,8 @@ GpuAttribution attribute(const PcSamplingData& data, SassLineMapper& mapper,
   profile.line_mapper = mapper.name();
   std::map<std::pair<std::string, uint32_t>, GpuLine> lines;
   std::map<std::string, uint64_t> functions;
+  std::vector<const PcSample*> located;
+  std::vector<PcQuery> queries;
   for (const auto& pc : data.pcs) {
     const uint64_t samples = sample_count(pc.stalls);
     if (samples == 0) continue;
@@ -118,13 +120,18 @@ GpuAttribution attribute(const PcSamplingData& data, SassLineMapper& mapper,
       warn(profile, "no cubin was captured for module " + pc.cubin_crc);
       continue;
     }
-    auto where = mapper.locate(cubin->second, pc.function, pc.pc_offset);
-    if (!where) {
+    located.push_back(&pc);
+    queries.push_back({cubin->second, pc.function, pc.pc_offset});
+  }
+  const std::vector<Result<SourceLocation>> where = mapper.locate_all(queries);
+  for (size_t i = 0; i < located.size(); ++i) {
+    const uint64_t samples = sample_count(located[i]->stalls);
+    if (i >= where.size() || !where[i]) {
       profile.unattributed += samples;
-      warn(profile, where.error().message);
+      if (i < where.size()) warn(profile, where[i].error().message);
       continue;
     }
-    add_pc(profile, lines, pc, samples, *where);
+    add_pc(profile, lines, *located[i], samples, *where[i]);
   }
   for (auto& [key, line] : lines) {
     line.share = share(line.samples, profile.samples);

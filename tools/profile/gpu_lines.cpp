@@ -1,14 +1,20 @@
 #include "tools/profile/gpu_lines.h"
 
 #include <dlfcn.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <cstdlib>
+#include <functional>
+#include <map>
+#include <nlohmann/json.hpp>
 #include <regex>
 
 #include "tools/profile/gpu_cupti_abi.h"
 #include "util/files.h"
+#include "util/json.h"
 #include "util/strings.h"
 
 namespace kopt {
@@ -52,27 +58,14 @@ Result<std::unique_ptr<CuptiLineMapper>> CuptiLineMapper::load() {
   return fail("cannot load libcupti (tried " + tried + "; set KOPT_CUPTI_LIB)");
 }
 
-Result<const std::string*> CuptiLineMapper::cubin(const fs::path& path) {
-  auto it = cubins_.find(path);
-  if (it == cubins_.end()) {
-    auto bytes = read_file(path);
-    if (!bytes) return bytes.error();
-    if (bytes->empty()) return fail(path.string() + " is empty");
-    it = cubins_.emplace(path, std::move(*bytes)).first;
-  }
-  return &it->second;
-}
-
-Result<SourceLocation> CuptiLineMapper::locate(const fs::path& cubin_path,
-                                               const std::string& function, uint64_t pc_offset) {
-  auto bytes = cubin(cubin_path);
-  if (!bytes) return bytes.error();
+Result<SourceLocation> CuptiLineMapper::lookup(const std::string& cubin,
+                                               const PcQuery& query) const {
   cupti_abi::SassToSourceParams params = {};
   params.size = cupti_abi::kSassToSourceParamsSize;
-  params.cubin = (*bytes)->data();
-  params.cubinSize = (*bytes)->size();
-  params.functionName = function.c_str();
-  params.pcOffset = pc_offset;
+  params.cubin = cubin.data();
+  params.cubinSize = cubin.size();
+  params.functionName = query.function.c_str();
+  params.pcOffset = query.pc_offset;
   const int result = reinterpret_cast<cupti_abi::SassToSourceFunction>(sass_to_source_)(&params);
   SourceLocation location;
   if (params.fileName) location.file = params.fileName;
@@ -81,9 +74,103 @@ Result<SourceLocation> CuptiLineMapper::locate(const fs::path& cubin_path,
   std::free(params.fileName);
   std::free(params.dirName);
   if (result != cupti_abi::kSuccess || location.line == 0)
-    return fail("no line for " + function + "+" + std::to_string(pc_offset) + " (CUPTI result " +
-                std::to_string(result) + "; was it built with -lineinfo?)");
+    return fail("no line for " + query.function + "+" + std::to_string(query.pc_offset) +
+                " (CUPTI result " + std::to_string(result) + "; was it built with -lineinfo?)");
   return location;
+}
+
+Result<SourceLocation> CuptiLineMapper::locate(const fs::path& cubin, const std::string& function,
+                                               uint64_t pc_offset) {
+  return locate_all({{cubin, function, pc_offset}}).at(0);
+}
+
+namespace {
+
+// The child's half: looks every query up and writes one JSON line per answer to `fd`.
+[[noreturn]] void answer_in_child(
+    int fd, const std::vector<PcQuery>& queries,
+    const std::function<Result<SourceLocation>(const std::string&, const PcQuery&)>& lookup) {
+  std::map<fs::path, std::string> cubins;
+  for (const auto& query : queries) {
+    auto it = cubins.find(query.cubin);
+    if (it == cubins.end()) {
+      auto bytes = read_file(query.cubin);
+      it = cubins.emplace(query.cubin, bytes ? std::move(*bytes) : std::string()).first;
+    }
+    Json line;
+    if (it->second.empty()) {
+      line = {{"error", "cannot read " + query.cubin.string()}};
+    } else if (auto where = lookup(it->second, query)) {
+      line = {{"file", where->file}, {"dir", where->dir}, {"line", where->line}};
+    } else {
+      line = {{"error", where.error().message}};
+    }
+    const std::string text = dump_json(line) + "\n";
+    for (size_t done = 0; done < text.size();) {
+      const ssize_t n = write(fd, text.data() + done, text.size() - done);
+      if (n <= 0 && errno != EINTR) _exit(1);
+      if (n > 0) done += static_cast<size_t>(n);
+    }
+  }
+  _exit(0);
+}
+
+std::string read_all(int fd) {
+  std::string output;
+  char buffer[65536];
+  for (ssize_t n; (n = read(fd, buffer, sizeof buffer)) != 0;) {
+    if (n > 0)
+      output.append(buffer, static_cast<size_t>(n));
+    else if (errno != EINTR)
+      break;
+  }
+  return output;
+}
+
+}  // namespace
+
+std::vector<Result<SourceLocation>> CuptiLineMapper::locate_all(
+    const std::vector<PcQuery>& queries) {
+  std::vector<Result<SourceLocation>> results;
+  if (queries.empty()) return results;
+  int fds[2];
+  if (pipe(fds) != 0)
+    return std::vector<Result<SourceLocation>>(queries.size(), fail("cannot create a pipe"));
+  const pid_t child = fork();
+  if (child < 0) {
+    close(fds[0]);
+    close(fds[1]);
+    return std::vector<Result<SourceLocation>>(queries.size(), fail("cannot fork a lookup"));
+  }
+  if (child == 0) {
+    close(fds[0]);
+    answer_in_child(fds[1], queries, [this](const std::string& cubin, const PcQuery& query) {
+      return lookup(cubin, query);
+    });
+  }
+  close(fds[1]);
+  const std::string output = read_all(fds[0]);
+  close(fds[0]);
+  int status = 0;
+  while (waitpid(child, &status, 0) < 0 && errno == EINTR) {
+  }
+  for (const auto& line : split(output, '\n')) {
+    if (line.empty() || results.size() == queries.size()) continue;
+    auto json = parse_json(line, "a CUPTI lookup");
+    if (!json) {
+      results.push_back(json.error());
+    } else if (json->contains("error")) {
+      results.push_back(fail(json->value("error", "")));
+    } else {
+      results.push_back(
+          SourceLocation{json->value("file", ""), json->value("dir", ""), json->value("line", 0u)});
+    }
+  }
+  const std::string ended = WIFSIGNALED(status) ? "CUPTI's lookup process died (signal " +
+                                                      std::to_string(WTERMSIG(status)) + ")"
+                                                : "CUPTI's lookup process ended early";
+  while (results.size() < queries.size()) results.push_back(fail(ended));
+  return results;
 }
 
 Result<uint64_t> CuptiLineMapper::cubin_crc(const std::string& cubin_bytes) const {
@@ -167,6 +254,13 @@ Result<SourceLocation> NvdisasmLineMapper::locate(const fs::path& cubin,
   if (after == list.begin())
     return fail("no line for " + function + "+" + std::to_string(pc_offset));
   return std::prev(after)->location;
+}
+
+std::vector<Result<SourceLocation>> SassLineMapper::locate_all(
+    const std::vector<PcQuery>& queries) {
+  std::vector<Result<SourceLocation>> results;
+  for (const auto& q : queries) results.push_back(locate(q.cubin, q.function, q.pc_offset));
+  return results;
 }
 
 Result<std::unique_ptr<SassLineMapper>> default_line_mapper(ProcessRunner& runner) {

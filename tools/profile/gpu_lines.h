@@ -24,6 +24,13 @@ struct SourceLocation {
   uint32_t line = 0;
 };
 
+/// One instruction to locate.
+struct PcQuery {
+  std::filesystem::path cubin;
+  std::string function;  ///< Mangled, as CUPTI reports it.
+  uint64_t pc_offset = 0;
+};
+
 /// The seam: where an instruction of a cubin came from.
 class SassLineMapper {
  public:
@@ -33,9 +40,15 @@ class SassLineMapper {
   /// The source line of the instruction at `pc_offset` in `function` (mangled) of `cubin`.
   virtual Result<SourceLocation> locate(const std::filesystem::path& cubin,
                                         const std::string& function, uint64_t pc_offset) = 0;
+  /// Every query at once, in order (the default asks locate() for each).
+  virtual std::vector<Result<SourceLocation>> locate_all(const std::vector<PcQuery>& queries);
 };
 
-/// cuptiGetSassToSourceCorrelation from a libcupti loaded at run time.
+/// cuptiGetSassToSourceCorrelation from a libcupti loaded at run time. CUPTI caches line tables
+/// by cubin CRC, and the CRC leaves the line table out: two cubins with the same machine code and
+/// shifted source lines (a comment added above a kernel) would get the first one's lines. So
+/// every batch of lookups runs in a forked child whose cache starts empty, and kopt's own process
+/// never fills it; a cubin that crashes CUPTI cannot take kopt down either.
 class CuptiLineMapper : public SassLineMapper {
  public:
   /// Loads libcupti: $KOPT_CUPTI_LIB, else the CUDA toolkit's ($CUDA_HOME, /usr/local/cuda),
@@ -45,16 +58,17 @@ class CuptiLineMapper : public SassLineMapper {
   std::string name() const override { return "cupti"; }
   Result<SourceLocation> locate(const std::filesystem::path& cubin, const std::string& function,
                                 uint64_t pc_offset) override;
+  std::vector<Result<SourceLocation>> locate_all(const std::vector<PcQuery>& queries) override;
   /// The CRC CUPTI gives these cubin bytes (the key of PC records).
   Result<uint64_t> cubin_crc(const std::string& cubin_bytes) const;
 
  private:
   CuptiLineMapper(void* sass_to_source, void* cubin_crc);
-  Result<const std::string*> cubin(const std::filesystem::path& path);
+  /// One lookup in this process (only ever called in the child).
+  Result<SourceLocation> lookup(const std::string& cubin, const PcQuery& query) const;
 
   void* sass_to_source_;
   void* cubin_crc_;
-  std::map<std::filesystem::path, std::string> cubins_;
 };
 
 /// One instruction's line from nvdisasm's listing.
