@@ -1,0 +1,166 @@
+#include "tools/machine/machine.h"
+
+#include <unistd.h>
+
+#include <fmt/format.h>
+#include <algorithm>
+#include <nlohmann/json.hpp>
+
+#include "tools/eval/evaluation.h"
+#include "tools/eval/toolchain.h"
+#include "tools/machine/probe.h"
+#include "util/files.h"
+#include "util/hash.h"
+
+namespace kopt {
+
+namespace {
+
+constexpr const char* kFormat = "kopt-machine/1";
+
+// Three arrays of four times the last-level cache in all (at least 256 MiB, at most a quarter
+// of the memory), so that the triad streams from DRAM.
+double triad_footprint(const HostInfo& host) {
+  const double memory = static_cast<double>(sysconf(_SC_PHYS_PAGES)) * sysconf(_SC_PAGESIZE);
+  const double wanted = std::max(4.0 * host.last_level_cache_bytes(), 256.0 * (1 << 20));
+  return std::min(wanted, memory / 4);
+}
+
+Result<double> rate_of(const MachineProbe& probe, const std::vector<std::string>& args,
+                       int threads) {
+  auto doc = probe.run(args, threads);
+  if (!doc) return doc.error();
+  const double rate = doc->value("rate", 0.0);
+  if (!(rate > 0)) return fail("probe " + args.front() + " measured no rate");
+  return rate;
+}
+
+Status measure(const ExecutionContext& ctx, const std::string& compiler,
+               const MachineOptions& options, const MachineProgress& progress,
+               MachineModel& model) {
+  auto source = read_file(probe_source_path());
+  if (!source) return source.error();
+  MachineProbe probe(ctx);
+  if (progress) progress("compile the probe");
+  if (auto st = probe.compile(compiler, *source); !st) return st;
+  model.triad_bytes = triad_footprint(model.host);
+  const std::string seconds = fmt::format("{}", options.seconds_per_probe);
+  struct Step {
+    const char* name;
+    std::vector<std::string> args;
+    CoreRates* rates;
+  };
+  const std::vector<Step> steps = {
+      {"triad",
+       {"triad", fmt::format("{:.0f}", model.triad_bytes), std::to_string(options.triad_reps)},
+       &model.bandwidth},
+      {"fp64", {"fma64", seconds}, &model.fp64},
+      {"fp32", {"fma32", seconds}, &model.fp32},
+      {"int32", {"int32", seconds}, &model.int32}};
+  for (const auto& step : steps) {
+    for (int threads : {1, model.host.threads}) {
+      if (progress)
+        progress(fmt::format("{} on {} thread{}", step.name, threads, threads > 1 ? "s" : ""));
+      auto rate = rate_of(probe, step.args, threads);
+      if (!rate) return rate.error();
+      (threads == 1 ? step.rates->one_core : step.rates->all_cores) = *rate;
+    }
+  }
+  return {};
+}
+
+Json rates_json(const CoreRates& r) {
+  return {{"one_core", r.one_core}, {"all_cores", r.all_cores}};
+}
+
+CoreRates rates_from(const Json& j) {
+  return {j.value("one_core", 0.0), j.value("all_cores", 0.0)};
+}
+
+}  // namespace
+
+Peaks MachineModel::peaks() const {
+  return {"host", fp32.all_cores, fp64.all_cores, int32.all_cores, bandwidth.all_cores};
+}
+
+Result<MachineModel> host_machine(const ExecutionContext& ctx, const MachineOptions& options,
+                                  const MachineProgress& progress) {
+  MachineModel model;
+  model.host = read_host_info();
+  auto tc = find_toolchain(Language::openmp, *ctx.runner);
+  if (!tc) return tc.error();
+  auto source = read_file(probe_source_path());
+  if (!source) return source.error();
+  Hasher hasher;
+  hasher.add("machine-v1").add(model.host.cpu_model).add(*source).add(tc->fingerprint);
+  model.key = hasher.hex();
+  const auto path = ctx.cache_root / "machine" / (model.key + ".json");
+  if (!options.refresh)
+    if (auto doc = read_json_file(path); doc)
+      if (auto cached = machine_from_json(*doc); cached) {
+        cached->cached = true;
+        return cached;
+      }
+  model.compiler = tc->fingerprint;
+  if (auto st = measure(ctx, tc->compiler, options, progress, model); !st) return st.error();
+  model.measured_at = now_iso8601();
+  if (auto st = write_json_file(path, to_json(model)); !st) return st.error();
+  return model;
+}
+
+Json to_json(const MachineModel& m) {
+  return {{"format", kFormat},
+          {"host", to_json(m.host)},
+          {"bandwidth", rates_json(m.bandwidth)},
+          {"fp64", rates_json(m.fp64)},
+          {"fp32", rates_json(m.fp32)},
+          {"int32", rates_json(m.int32)},
+          {"triad_bytes", m.triad_bytes},
+          {"peaks", to_json(m.peaks())},
+          {"balance", to_json(balance_points(m.peaks()))},
+          {"compiler", m.compiler},
+          {"key", m.key},
+          {"measured_at", m.measured_at},
+          {"cached", m.cached}};
+}
+
+Result<MachineModel> machine_from_json(const Json& doc) {
+  if (doc.value("format", "") != kFormat) return fail("not a kopt-machine/1 document");
+  MachineModel m;
+  m.host = host_info_from_json(doc.value("host", Json::object()));
+  m.bandwidth = rates_from(doc.value("bandwidth", Json::object()));
+  m.fp64 = rates_from(doc.value("fp64", Json::object()));
+  m.fp32 = rates_from(doc.value("fp32", Json::object()));
+  m.int32 = rates_from(doc.value("int32", Json::object()));
+  m.triad_bytes = doc.value("triad_bytes", 0.0);
+  m.compiler = doc.value("compiler", "");
+  m.key = doc.value("key", "");
+  m.measured_at = doc.value("measured_at", "");
+  if (!(m.bandwidth.all_cores > 0 && m.fp64.all_cores > 0)) return fail("incomplete machine model");
+  return m;
+}
+
+std::string describe(const MachineModel& m) {
+  std::string text =
+      fmt::format("cpu        {} ({} cores, {} threads, {}-bit vectors{})\n", m.host.cpu_model,
+                  m.host.cores, m.host.threads, m.host.vector_bits, m.host.fma ? ", FMA" : "");
+  for (const auto& c : m.host.caches)
+    text += fmt::format("cache      L{} {:<11} {:>7} KiB x {}\n", c.level, c.type, c.bytes >> 10,
+                        c.instances);
+  auto row = [](const char* name, const CoreRates& r, double scale, const char* unit) {
+    return fmt::format("{:<10} {:8.1f} {} on one core, {:8.1f} {} on all cores\n", name,
+                       r.one_core / scale, unit, r.all_cores / scale, unit);
+  };
+  text += row("bandwidth", m.bandwidth, 1e9, "GB/s    ");
+  text += row("fp64", m.fp64, 1e9, "GFLOP/s ");
+  text += row("fp32", m.fp32, 1e9, "GFLOP/s ");
+  text += row("int32", m.int32, 1e9, "GOP/s   ");
+  const Intensities b = balance_points(m.peaks());
+  text += fmt::format("balance    fp64 {:.2f}, fp32 {:.2f}, int32 {:.2f} op/byte\n", b.fp64, b.fp32,
+                      b.int_ops);
+  text += fmt::format("measured   {}{} (triad over {:.0f} MiB; {})\n", m.measured_at,
+                      m.cached ? ", cached" : "", m.triad_bytes / (1 << 20), m.compiler);
+  return text;
+}
+
+}  // namespace kopt

@@ -1,0 +1,62 @@
+// The host's machine model for the roofline: sustained memory bandwidth (STREAM triad), peak
+// double, single and 32-bit integer rates on the widest vectors (one core and all cores), and
+// the caches, measured once and cached under cache_dir()/machine/ keyed by the CPU model, the
+// probe's source and the compiler ("kopt-machine/1").
+#pragma once
+
+#include <functional>
+#include <string>
+
+#include "tools/eval/context.h"
+#include "tools/machine/host.h"
+#include "tools/roofline/counters.h"
+#include "util/json.h"
+#include "util/result.h"
+
+namespace kopt {
+
+/// A rate measured on one core and on all cores.
+struct CoreRates {
+  double one_core = 0;
+  double all_cores = 0;
+};
+
+/// The measured host.
+struct MachineModel {
+  HostInfo host;
+  CoreRates bandwidth;  ///< Triad bytes/s (24 bytes per element, as STREAM counts).
+  CoreRates fp64;       ///< flop/s, FMA = 2.
+  CoreRates fp32;
+  CoreRates int32;          ///< 32-bit integer vector op/s.
+  double triad_bytes = 0;   ///< Footprint of the triad's three arrays.
+  std::string compiler;     ///< Fingerprint of the compiler that built the probe.
+  std::string key;          ///< Cache key.
+  std::string measured_at;  ///< ISO 8601, UTC.
+  bool cached = false;      ///< Read from the cache rather than measured now.
+
+  /// All-core peaks, named "host".
+  Peaks peaks() const;
+};
+
+/// How to measure.
+struct MachineOptions {
+  bool refresh = false;            ///< Measure even when a cached model exists.
+  double seconds_per_probe = 0.5;  ///< Length of each compute measurement.
+  int triad_reps = 10;             ///< Passes of the triad; the best one counts.
+};
+
+/// Receives "compile", "triad 1 core", ... as the measurement moves on.
+using MachineProgress = std::function<void(const std::string& step)>;
+
+/// The cached model of this host, or a fresh measurement (stored in the cache).
+Result<MachineModel> host_machine(const ExecutionContext& ctx, const MachineOptions& options,
+                                  const MachineProgress& progress = {});
+
+/// The kopt-machine/1 document.
+Json to_json(const MachineModel& model);
+Result<MachineModel> machine_from_json(const Json& doc);
+
+/// A few lines for people: model, cores, caches, bandwidth, peaks, balance points.
+std::string describe(const MachineModel& model);
+
+}  // namespace kopt
