@@ -19,5 +19,6 @@ CommandSpec report_command();
 CommandSpec llm_ping_command();
 CommandSpec llm_chat_command();
 CommandSpec knowledge_command();
+CommandSpec machine_command();
 
 }  // namespace kopt::cli
