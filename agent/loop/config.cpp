@@ -9,7 +9,7 @@ Json to_json(const RunConfig& c) {
           {"budget_usd", c.budget_usd}, {"patience", c.patience}, {"timing_budget", c.timing_budget},
           {"sandbox", c.sandbox}, {"temperature", c.temperature}, {"max_tokens", c.max_tokens},
           {"analyst_tool_rounds", c.analyst_tool_rounds}, {"optimizer_tool_rounds", c.optimizer_tool_rounds},
-          {"no_code_retries", c.no_code_retries}};
+          {"no_code_retries", c.no_code_retries}, {"repair_attempts", c.repair_attempts}};
 }
 
 Result<RunConfig> config_from_json(const Json& j) {
@@ -33,6 +33,7 @@ Result<RunConfig> config_from_json(const Json& j) {
     c.analyst_tool_rounds = j.value("analyst_tool_rounds", c.analyst_tool_rounds);
     c.optimizer_tool_rounds = j.value("optimizer_tool_rounds", c.optimizer_tool_rounds);
     c.no_code_retries = j.value("no_code_retries", c.no_code_retries);
+    c.repair_attempts = j.value("repair_attempts", c.repair_attempts);
   } catch (const Json::exception& e) {
     return fail(std::string("run configuration: ") + e.what());
   }

@@ -30,6 +30,7 @@ struct RunConfig {
   int analyst_tool_rounds = 4;       ///< Tool-call rounds the analyst may take.
   int optimizer_tool_rounds = 6;     ///< Tool-call rounds the optimizer may take.
   int no_code_retries = 2;           ///< Reminders for a reply without a kernel file.
+  int repair_attempts = 1;           ///< Corrections asked for a candidate kopt rejected.
 };
 
 Json to_json(const RunConfig& config);

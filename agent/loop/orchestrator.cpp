@@ -73,7 +73,8 @@ Status Orchestrator::refresh_evidence(LoopState& state, int iteration) {
   return {};
 }
 
-Status Orchestrator::evaluate_candidate(LoopState& state, Attempt attempt, const std::string& source) {
+Status Orchestrator::evaluate_candidate(LoopState& state, Attempt attempt, const std::string& source,
+                                        const std::string& parent_source) {
   s_.progress("evaluating " + attempt.id);
   if (auto st = s_.events->emit({{"type", "candidate"}, {"id", attempt.id}, {"parent", attempt.parent},
                                  {"iteration", attempt.iteration}, {"summary", attempt.summary},
@@ -91,7 +92,7 @@ Status Orchestrator::evaluate_candidate(LoopState& state, Attempt attempt, const
     return st;
   if (record_) {
     CandidateFiles files{attempt.id, attempt.parent, "kernel" + bench_.source_extension(), source,
-                         state.best_source, evaluation.value("build", Json::object()).value("log", ""), evaluation,
+                         parent_source, evaluation.value("build", Json::object()).value("log", ""), evaluation,
                          {{"iteration", attempt.iteration}, {"parent", attempt.parent}, {"summary", attempt.summary},
                           {"accepted", attempt.accepted}}};
     if (auto st = record_->write_candidate(files); !st) return st;
@@ -106,6 +107,25 @@ Status Orchestrator::evaluate_candidate(LoopState& state, Attempt attempt, const
   return {};
 }
 
+// A candidate handed in by one optimizer session, waiting for its evaluation.
+struct Pending {
+  Attempt attempt;
+  std::string source;
+  size_t session;
+  std::string parent_source;  ///< For its diff; the best may change while it waits.
+};
+
+Status Orchestrator::no_candidate(LoopState& state, Attempt attempt) {
+  attempt.verdict.status = "no-candidate";
+  attempt.verdict.reason = "the optimizer handed in no kernel file";
+  if (auto st = s_.events->emit({{"type", "no_candidate"}, {"id", attempt.id}, {"iteration", attempt.iteration},
+                                 {"reason", attempt.verdict.reason}});
+      !st)
+    return st;
+  state.attempts.push_back(std::move(attempt));
+  return {};
+}
+
 Result<bool> Orchestrator::iterate(LoopState& state, int iteration, RunOutcome& outcome) {
   s_.iteration = iteration;
   if (auto st = s_.events->emit({{"type", "iteration"}, {"iteration", iteration}, {"best", state.best_id}}); !st)
@@ -113,29 +133,42 @@ Result<bool> Orchestrator::iterate(LoopState& state, int iteration, RunOutcome& 
   if (auto st = refresh_evidence(state, iteration); !st) return st.error();
   Turn analysis = run_analyst(s_, bench_, state, iteration);
   if (analysis.stop) return stop_with(outcome, "model", analysis.stop->message);
-  std::vector<std::pair<Attempt, std::string>> candidates;
+  std::vector<std::unique_ptr<OptimizerSession>> sessions;
+  std::vector<Pending> queue;
   for (int k = 0; k < s_.config->candidates; ++k) {
-    Turn turn = run_optimizer(s_, bench_, state, iteration, analysis.text);
+    sessions.push_back(std::make_unique<OptimizerSession>(s_, bench_, state, iteration, analysis.text));
+    Turn turn = sessions.back()->first();
     if (turn.stop) return stop_with(outcome, "model", turn.stop->message);
     Attempt attempt{candidate_id(state.next_candidate++), state.best_id, iteration, trim(turn.summary), {}, false};
     if (!turn.submitted) {
-      attempt.verdict.status = "no-candidate";
-      attempt.verdict.reason = "the optimizer handed in no kernel file";
-      if (auto st = s_.events->emit({{"type", "no_candidate"}, {"id", attempt.id}, {"iteration", iteration},
-                                     {"reason", attempt.verdict.reason}});
-          !st)
-        return st.error();
-      state.attempts.push_back(attempt);
+      if (auto st = no_candidate(state, attempt); !st) return st.error();
       continue;
     }
-    candidates.emplace_back(attempt, *turn.submitted);
+    queue.push_back({attempt, *turn.submitted, sessions.size() - 1, state.best_source});
   }
   std::vector<std::string> sources;
-  for (const auto& c : candidates) sources.push_back(c.second);
+  for (const auto& p : queue) sources.push_back(p.source);
   s_.effects->prebuild(sources);
   const std::string best_before = state.best_id;
-  for (auto& [attempt, source] : candidates)
-    if (auto st = evaluate_candidate(state, attempt, source); !st) return st.error();
+  for (size_t i = 0; i < queue.size(); ++i) {
+    Pending pending = queue[i];
+    const std::string parent = pending.attempt.parent;
+    if (auto st = evaluate_candidate(state, pending.attempt, pending.source, pending.parent_source); !st)
+      return st.error();
+    const CandidateVerdict& verdict = state.attempts.back().verdict;
+    OptimizerSession& session = *sessions[pending.session];
+    const bool repairable = verdict.status == "build-failed" || verdict.status == "incorrect";
+    if (!repairable || session.repairs_left() <= 0) continue;
+    Turn turn = session.repair(feedback_text(verdict));
+    if (turn.stop) return stop_with(outcome, "model", turn.stop->message);
+    Attempt retry{candidate_id(state.next_candidate++), parent, iteration,
+                  "repair of " + pending.attempt.id + (turn.summary.empty() ? "" : ": " + trim(turn.summary)), {}, false};
+    if (!turn.submitted) {
+      if (auto st = no_candidate(state, retry); !st) return st.error();
+      continue;
+    }
+    queue.push_back({retry, *turn.submitted, pending.session, pending.parent_source});
+  }
   state.since_gain = state.best_id == best_before ? state.since_gain + 1 : 0;
   return !stop_rule(state, iteration, outcome);
 }

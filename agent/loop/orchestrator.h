@@ -34,7 +34,9 @@ class Orchestrator {
   Status start(LoopState& state);
   Status refresh_evidence(LoopState& state, int iteration);
   Result<bool> iterate(LoopState& state, int iteration, RunOutcome& outcome);
-  Status evaluate_candidate(LoopState& state, Attempt attempt, const std::string& source);
+  Status evaluate_candidate(LoopState& state, Attempt attempt, const std::string& source,
+                            const std::string& parent_source);
+  Status no_candidate(LoopState& state, Attempt attempt);
   bool stop_rule(const LoopState& state, int iteration, RunOutcome& outcome) const;
 
   const Benchmark& bench_;

@@ -59,27 +59,42 @@ Turn run_analyst(LoopServices& s, const Benchmark& bench, const LoopState& state
   return conversation.run(*system, *user);
 }
 
-Turn run_optimizer(LoopServices& s, const Benchmark& bench, const LoopState& state, int iteration,
-                   const std::string& plan) {
-  const std::vector<std::string> tools = optimizer_tools(*s.registry);
-  PromptValues values = common_values(bench, state, tools);
-  values["plan"] = trim(plan).empty() ? "(the analyst gave no plan: find the biggest inefficiency yourself)" : plan;
-  auto system = s.prompts->render("optimizer.system", values);
-  auto user = s.prompts->render("optimizer.user", values);
-  auto reminder = s.prompts->render("optimizer.no_code", values);
+OptimizerSession::OptimizerSession(LoopServices& s, const Benchmark& bench, const LoopState& state, int iteration,
+                                   const std::string& plan)
+    : s_(s),
+      values_(common_values(bench, state, optimizer_tools(*s.registry))),
+      conversation_(s, "optimizer", iteration, optimizer_tools(*s.registry), s.config->optimizer_tool_rounds),
+      repairs_left_(s.config->repair_attempts) {
+  values_["plan"] = trim(plan).empty() ? "(the analyst gave no plan: find the biggest inefficiency yourself)" : plan;
+}
+
+Turn OptimizerSession::first() {
+  auto system = s_.prompts->render("optimizer.system", values_);
+  auto user = s_.prompts->render("optimizer.user", values_);
   if (!system) return render_failure(system.error());
   if (!user) return render_failure(user.error());
+  return until_code(conversation_.run(*system, *user));
+}
+
+Turn OptimizerSession::repair(const std::string& feedback) {
+  --repairs_left_;
+  PromptValues values = values_;
+  values["feedback"] = feedback;
+  auto message = s_.prompts->render("optimizer.repair", values);
+  if (!message) return render_failure(message.error());
+  return until_code(conversation_.follow_up(*message));
+}
+
+Turn OptimizerSession::until_code(Turn turn) {
+  auto reminder = s_.prompts->render("optimizer.no_code", values_);
   if (!reminder) return render_failure(reminder.error());
-  Conversation conversation(s, "optimizer", iteration, tools, s.config->optimizer_tool_rounds);
-  Turn turn = conversation.run(*system, *user);
-  for (int retry = 0; retry < s.config->no_code_retries && !turn.stop; ++retry) {
-    if (turn.submitted) break;
+  for (int retry = 0; retry < s_.config->no_code_retries && !turn.stop && !turn.submitted; ++retry) {
     if (auto code = code_in_text(turn.text)) {
       turn.submitted = code;
       break;
     }
     const int calls = turn.tool_calls;
-    turn = conversation.follow_up(*reminder);
+    turn = conversation_.follow_up(*reminder);
     turn.tool_calls += calls;
   }
   if (!turn.submitted && !turn.stop)

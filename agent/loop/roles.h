@@ -12,10 +12,29 @@ namespace kopt {
 /// Asks the analyst for a diagnosis and a ranked plan for the current best.
 Turn run_analyst(LoopServices& s, const Benchmark& bench, const LoopState& state, int iteration);
 
-/// Asks the optimizer for a complete kernel file implementing `plan`; reminds it (a bounded
-/// number of times) when it answers without one.
-Turn run_optimizer(LoopServices& s, const Benchmark& bench, const LoopState& state, int iteration,
+/// The optimizer's conversation for one candidate: a first kernel file for the plan, then,
+/// when kopt rejects it, a bounded number of repairs in the same conversation.
+class OptimizerSession {
+ public:
+  OptimizerSession(LoopServices& s, const Benchmark& bench, const LoopState& state, int iteration,
                    const std::string& plan);
+
+  /// Asks for a complete kernel file implementing the plan; reminds the model (a bounded
+  /// number of times) when it answers without one.
+  Turn first();
+  /// Shows the model kopt's verdict on its last file and asks for a corrected one.
+  Turn repair(const std::string& feedback);
+  /// Repairs still allowed.
+  int repairs_left() const { return repairs_left_; }
+
+ private:
+  Turn until_code(Turn turn);
+
+  LoopServices& s_;
+  PromptValues values_;
+  Conversation conversation_;
+  int repairs_left_;
+};
 
 /// Source with right-aligned line numbers ("  12| ..."), as the model sees kernels.
 std::string numbered(const std::string& source);

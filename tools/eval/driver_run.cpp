@@ -49,6 +49,9 @@ void classify_exit(DriverRun& run, const DriverRequest& request) {
   } else if (p.exit_code == kHarnessNoGpu) {
     run.category = "no-gpu";
     run.failure = "no GPU present: " + tail_text;
+  } else if (p.exit_code == kHarnessCudaError) {
+    run.category = "crash";
+    run.failure = "a CUDA error: " + tail_text;
   } else if (p.signal) {
     run.category = "crash";
     run.failure = "crashed (" + p.describe() + ")" + (tail_text.empty() ? "" : ": " + tail_text);

@@ -18,6 +18,7 @@ namespace kopt {
 /// Exit statuses of the harness (benchmarks/common/harness.h, cuda_harness.cuh).
 inline constexpr int kHarnessOutOfMemory = 86;
 inline constexpr int kHarnessNoGpu = 87;
+inline constexpr int kHarnessCudaError = 88;
 
 /// One invocation of a driver.
 struct DriverRequest {

@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# Measures kopt's own cost per evaluation: everything except the kernel's timed calls, with a
+# cold build cache and a warm one; then the spread of repeated `kopt bench` speedups.
+#   scripts/measure-evaluator.sh [BENCH] [REPEATS]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bench=${1:-licm}
+repeats=${2:-5}
+kopt=./build/kopt
+test -x "$kopt" || ./scripts/build.sh
+cache=$(mktemp -d)
+trap 'rm -rf "$cache"' EXIT
+
+overhead() {  # reads an evaluation document, prints one line of its cost breakdown
+  python3 -c '
+import json, sys
+e = json.load(sys.stdin)
+t = e["timing"]
+timed = sum(sum(run) for side in ("baseline", "candidate") for run in t["samples"][side])
+total = e["seconds"]
+print(f"{sys.argv[1]:<6} total {total:6.2f} s = timed calls {timed:6.2f} s + kopt {total - timed:6.2f} s "
+      f"(build {e['build']['seconds']:.2f} s, check {e['check']['seconds']:.2f} s, "
+      f"timing outside the calls {t['seconds'] - timed:.2f} s over {2 * t['rounds'] + 2} processes)")
+' "$1"
+}
+
+echo "== kopt's overhead per evaluation of $bench (human against original)"
+KOPT_CACHE_DIR=$cache $kopt eval "$bench" --variant human --json --budget 5 2>/dev/null | overhead cold
+KOPT_CACHE_DIR=$cache $kopt eval "$bench" --variant human --json --budget 5 2>/dev/null | overhead warm
+
+echo "== spread of $repeats repeated 'kopt bench $bench'"
+for i in $(seq "$repeats"); do
+  KOPT_CACHE_DIR=$cache $kopt bench "$bench" --json 2>/dev/null
+done | python3 -c '
+import json, sys, statistics
+text = sys.stdin.read()
+docs, decoder, at = [], json.JSONDecoder(), 0
+while at < len(text):
+    while at < len(text) and text[at].isspace(): at += 1
+    if at >= len(text): break
+    doc, at = decoder.raw_decode(text, at)
+    docs.extend(doc)
+s = [d["timing"]["speedup"] for d in docs]
+for d in docs:
+    t = d["timing"]
+    print(f"  {t[\"speedup\"]:.3f}x [{t[\"ci_low\"]:.3f}, {t[\"ci_high\"]:.3f}] p={t[\"p_value\"]:.1g} {d[\"verdict\"][\"status\"]}")
+print(f"  median {statistics.median(s):.3f}x, min {min(s):.3f}x, max {max(s):.3f}x, "
+      f"relative spread (max-min)/median {(max(s) - min(s)) / statistics.median(s):.1%}")
+'
