@@ -167,3 +167,50 @@ TEST(AnthropicAdapterTest, ErrorObjectsAndMissingContentAreErrors) {
 
 }  // namespace
 }  // namespace kopt::llm::testing
+
+namespace kopt::llm::testing {
+namespace {
+
+// Feeds every prefix of a valid answer to an adapter: each must be a value or an Error.
+void expect_no_crash_on_any_truncation(const ApiAdapter& adapter, const std::string& body,
+                                       const std::string& stream) {
+  for (size_t cut = 0; cut < body.size(); ++cut) {
+    auto response = adapter.parse(body.substr(0, cut));
+    EXPECT_FALSE(response.ok()) << "prefix of " << cut << " bytes was accepted";
+  }
+  for (size_t cut = 0; cut < stream.size(); cut += 3) {
+    auto assembler = adapter.assembler(nullptr);
+    SseParser parser;
+    bool failed = false;
+    for (const auto& event : parser.feed(stream.substr(0, cut)))
+      failed = failed || !assembler->add(event).ok();
+    for (const auto& event : parser.finish()) failed = failed || !assembler->add(event).ok();
+    if (!failed) {
+      EXPECT_NO_THROW(assembler->finish());
+    }
+  }
+}
+
+TEST(AdapterRobustnessTest, EveryTruncationOfAnOpenAiAnswerIsAnError) {
+  const Answer answer{kGreeting, {{"compile", kArguments}}, "", 3, 4, "m"};
+  expect_no_crash_on_any_truncation(*openai(), openai_json(answer), openai_sse(answer));
+}
+
+TEST(AdapterRobustnessTest, EveryTruncationOfAnAnthropicAnswerIsAnError) {
+  const Answer answer{kGreeting, {{"compile", kArguments}}, "", 3, 4, "m"};
+  expect_no_crash_on_any_truncation(*anthropic(), anthropic_json(answer), anthropic_sse(answer));
+}
+
+TEST(AdapterRobustnessTest, StreamCutBeforeTheEndIsNeverAComplete) {
+  const Answer answer{kGreeting, {}, "", 3, 4, "m"};
+  const std::string stream = openai_sse(answer);
+  const size_t finish = stream.find("\"finish_reason\":\"stop\"");
+  auto assembler = openai()->assembler(nullptr);
+  SseParser parser;
+  for (const auto& event : parser.feed(stream.substr(0, finish)))
+    ASSERT_TRUE(assembler->add(event).ok());
+  EXPECT_FALSE(assembler->finish().ok());
+}
+
+}  // namespace
+}  // namespace kopt::llm::testing
