@@ -40,7 +40,9 @@ struct GpuKernelCounters {
   double dram_bytes = 0;
   double duration_ns = 0;
 
+  /// FP32 flops: add + mul + 2 * fma.
   double fp32_flops() const { return fadd + fmul + 2 * ffma; }
+  /// FP64 flops: add + mul + 2 * fma.
   double fp64_flops() const { return dadd + dmul + 2 * dfma; }
 };
 

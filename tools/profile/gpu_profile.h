@@ -53,6 +53,7 @@ struct GpuProfile {
   std::string summary;  ///< The compact ranked text for the model.
   double seconds = 0;   ///< Wall time of the profiled run.
 
+  /// True when there is a result (no failure category).
   bool ok() const { return category.empty(); }
 };
 
@@ -63,6 +64,7 @@ struct GpuCounters {
   GpuCounterData data;
   std::vector<GpuKernelCounters> kernels;
 
+  /// True when there is a result (no failure category).
   bool ok() const { return category.empty(); }
 };
 

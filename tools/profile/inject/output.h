@@ -30,7 +30,9 @@ class OutputFolder {
   /// The folder named by $KOPT_CUPTI_OUT.
   static OutputFolder from_environment();
 
+  /// False when no folder was named: every write is then skipped.
   bool valid() const { return !dir_.empty(); }
+  /// The folder written into.
   const std::filesystem::path& dir() const { return dir_; }
 
   /// Records the first failure in error.json; later ones are ignored. Returns false if a

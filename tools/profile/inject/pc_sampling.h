@@ -24,7 +24,9 @@ class SamplingBuffer {
   SamplingBuffer(const SamplingBuffer&) = delete;
   SamplingBuffer& operator=(const SamplingBuffer&) = delete;
 
+  /// The buffer, for CUPTI to fill.
   CUpti_PCSamplingData* get() { return &data_; }
+  /// The buffer, to read.
   const CUpti_PCSamplingData& data() const { return data_; }
 
  private:
