@@ -43,8 +43,11 @@ Turn Conversation::follow_up(const std::string& user) {
   return exchange();
 }
 
-std::optional<Error> Conversation::call_model(llm::ChatResponse& response) {
-  if (auto within = s_.budget->check(*s_.ledger); !within) return within.error();
+std::optional<Error> Conversation::call_model(llm::ChatResponse& response, std::string& rule) {
+  if (auto within = s_.budget->check(*s_.ledger); !within) {
+    rule = "budget";
+    return within.error();
+  }
   request_.seed = static_cast<int64_t>(s_.config->seed) + s_.model_calls;
   const int64_t seq = ++s_.model_calls;
   s_.progress(role_);
@@ -72,7 +75,7 @@ Turn Conversation::exchange() {
           "You have used all your tool calls. Give your final answer now, without calling tools."));
     }
     llm::ChatResponse response;
-    if (auto error = call_model(response)) {
+    if (auto error = call_model(response, turn.stop_rule)) {
       turn.stop = error;
       return turn;
     }

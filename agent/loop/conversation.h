@@ -23,6 +23,8 @@ struct Turn {
   int invalid_calls = 0;
   /// Set when the run must stop (budget spent, model unreachable, replay diverged).
   std::optional<Error> stop;
+  /// Which stopping rule: "budget" or "model".
+  std::string stop_rule = "model";
 };
 
 class Conversation {
@@ -39,7 +41,7 @@ class Conversation {
   Turn exchange();
   bool handle_calls(const llm::ChatResponse& response, Turn& turn);
   std::string dispatch(const llm::ToolCall& call, Turn& turn);
-  std::optional<Error> call_model(llm::ChatResponse& response);
+  std::optional<Error> call_model(llm::ChatResponse& response, std::string& rule);
 
   LoopServices& s_;
   std::string role_;

@@ -132,13 +132,13 @@ Result<bool> Orchestrator::iterate(LoopState& state, int iteration, RunOutcome& 
     return st.error();
   if (auto st = refresh_evidence(state, iteration); !st) return st.error();
   Turn analysis = run_analyst(s_, bench_, state, iteration);
-  if (analysis.stop) return stop_with(outcome, "model", analysis.stop->message);
+  if (analysis.stop) return stop_with(outcome, analysis.stop_rule, analysis.stop->message);
   std::vector<std::unique_ptr<OptimizerSession>> sessions;
   std::vector<Pending> queue;
   for (int k = 0; k < s_.config->candidates; ++k) {
     sessions.push_back(std::make_unique<OptimizerSession>(s_, bench_, state, iteration, analysis.text));
     Turn turn = sessions.back()->first();
-    if (turn.stop) return stop_with(outcome, "model", turn.stop->message);
+    if (turn.stop) return stop_with(outcome, turn.stop_rule, turn.stop->message);
     Attempt attempt{candidate_id(state.next_candidate++), state.best_id, iteration, trim(turn.summary), {}, false};
     if (!turn.submitted) {
       if (auto st = no_candidate(state, attempt); !st) return st.error();
@@ -160,7 +160,7 @@ Result<bool> Orchestrator::iterate(LoopState& state, int iteration, RunOutcome& 
     const bool repairable = verdict.status == "build-failed" || verdict.status == "incorrect";
     if (!repairable || session.repairs_left() <= 0) continue;
     Turn turn = session.repair(feedback_text(verdict));
-    if (turn.stop) return stop_with(outcome, "model", turn.stop->message);
+    if (turn.stop) return stop_with(outcome, turn.stop_rule, turn.stop->message);
     Attempt retry{candidate_id(state.next_candidate++), parent, iteration,
                   "repair of " + pending.attempt.id + (turn.summary.empty() ? "" : ": " + trim(turn.summary)), {}, false};
     if (!turn.submitted) {

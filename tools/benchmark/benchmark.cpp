@@ -103,21 +103,28 @@ Result<Benchmark> load_benchmark(const fs::path& dir) {
     if (!fs::exists(file)) return fail("benchmark " + b.name + ": missing file " + file.string());
     hasher.add_file(file);
   }
+  if (b.name != dir.filename().string())
+    return fail(manifest_path.string() + ": name '" + b.name + "' differs from its folder's name");
   b.hash = hasher.hex();
   return b;
 }
 
 Result<Benchmark> find_benchmark(const std::string& name_or_path, const fs::path& suite) {
   if (fs::exists(fs::path(name_or_path) / "benchmark.json")) return load_benchmark(name_or_path);
+  std::vector<fs::path> matches;
   std::error_code ec;
   for (auto it = fs::recursive_directory_iterator(suite, ec); it != fs::recursive_directory_iterator();
        it.increment(ec)) {
     if (it->is_directory() && it->path().filename() == name_or_path &&
         fs::exists(it->path() / "benchmark.json"))
-      return load_benchmark(it->path());
+      matches.push_back(it->path());
   }
-  return fail("unknown benchmark '" + name_or_path + "' (kopt list shows the suite in " +
-              suite.string() + ")");
+  if (matches.size() > 1)
+    return fail("benchmark name '" + name_or_path + "' is ambiguous: " + matches[0].string() + " and " +
+                matches[1].string() + " (give the folder)");
+  if (matches.empty())
+    return fail("unknown benchmark '" + name_or_path + "' (kopt list shows the suite in " + suite.string() + ")");
+  return load_benchmark(matches.front());
 }
 
 std::vector<Result<Benchmark>> list_benchmarks(const fs::path& suite) {

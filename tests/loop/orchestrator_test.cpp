@@ -1,0 +1,202 @@
+#include "agent/loop/orchestrator.h"
+
+#include <gtest/gtest.h>
+
+#include "loop_harness.h"
+
+namespace kopt {
+
+namespace {
+
+using test::call;
+using test::is_analyst;
+using test::kernel;
+using test::LoopHarness;
+using test::submit;
+using test::text;
+
+// A model whose analyst always gives a plan and whose optimizer submits the next source.
+test::ScriptedBackend::Script submitting(std::vector<std::string> sources) {
+  auto next = std::make_shared<size_t>(0);
+  return [sources, next](const llm::ChatRequest& r) {
+    if (is_analyst(r)) return text("Diagnosis: line 9.\nPlan:\n1. Hoist.");
+    const std::string source = sources[std::min(*next, sources.size() - 1)];
+    ++*next;
+    return submit(source);
+  };
+}
+
+RunConfig config(int iterations) {
+  RunConfig c;
+  c.benchmark = "licm";
+  c.iterations = iterations;
+  c.patience = 10;
+  return c;
+}
+
+}  // namespace
+
+TEST(OrchestratorTest, KeepsTheSignificantlyFasterCandidate) {
+  LoopHarness loop(submitting({kernel("// FAST 2.0")}), config(1));
+  auto outcome = loop.run();
+  ASSERT_TRUE(outcome.ok()) << outcome.error().message;
+  EXPECT_EQ(outcome->state.best_id, "0001");
+  EXPECT_EQ(outcome->rule, "iterations");
+  ASSERT_EQ(loop.events("decision").size(), 1u);
+  EXPECT_TRUE(loop.events("decision")[0]["accepted"].get<bool>());
+  EXPECT_EQ(outcome->summary["best"]["speedup"], 2.0);
+}
+
+TEST(OrchestratorTest, RejectedCandidateIsRepairedWithItsFeedback) {
+  LoopHarness loop(submitting({kernel("// WRONG"), kernel("// FAST 1.5")}), config(1));
+  auto outcome = loop.run();
+  ASSERT_TRUE(outcome.ok()) << outcome.error().message;
+  ASSERT_EQ(outcome->state.attempts.size(), 2u);
+  EXPECT_EQ(outcome->state.attempts[0].verdict.status, "incorrect");
+  EXPECT_EQ(outcome->state.attempts[1].summary.rfind("repair of 0001", 0), 0u);
+  EXPECT_EQ(outcome->state.best_id, "0002");
+  bool feedback_sent = false;
+  for (const auto& e : loop.events("model_call"))
+    for (const auto& m : e["request"]["messages"])
+      feedback_sent = feedback_sent || m.value("content", "").find("output 'y' differs") != std::string::npos;
+  EXPECT_TRUE(feedback_sent) << "the optimizer never saw why its kernel was rejected";
+}
+
+TEST(OrchestratorTest, CompileErrorsGoBackToTheOptimizer) {
+  LoopHarness loop(submitting({kernel("// BROKEN"), kernel("// FAST 1.3")}), config(1));
+  auto outcome = loop.run();
+  ASSERT_TRUE(outcome.ok());
+  EXPECT_EQ(outcome->state.attempts[0].verdict.status, "build-failed");
+  EXPECT_EQ(outcome->state.best_id, "0002");
+}
+
+TEST(OrchestratorTest, AnIdenticalResubmissionIsNotAGain) {
+  LoopHarness loop(submitting({kernel("// FAST 2.0")}), config(2));
+  auto outcome = loop.run();
+  ASSERT_TRUE(outcome.ok());
+  ASSERT_EQ(loop.events("decision").size(), 2u);
+  EXPECT_FALSE(loop.events("decision")[1]["accepted"].get<bool>());
+  EXPECT_NE(loop.events("decision")[1]["reason"].get<std::string>().find("identical"), std::string::npos);
+}
+
+TEST(OrchestratorTest, ANewBestMustClearTheOldOnesSpeedup) {
+  LoopHarness loop(submitting({kernel("// FAST 2.0"), kernel("// FAST 2.02 "), kernel("// FAST 3.0")}), config(3));
+  auto outcome = loop.run();
+  ASSERT_TRUE(outcome.ok());
+  auto decisions = loop.events("decision");
+  ASSERT_EQ(decisions.size(), 3u);
+  EXPECT_FALSE(decisions[1]["accepted"].get<bool>()) << "2.02x [1.96, 2.08] must not replace 2.0x";
+  EXPECT_TRUE(decisions[2]["accepted"].get<bool>());
+  EXPECT_EQ(outcome->state.best_id, "0003");
+}
+
+TEST(OrchestratorTest, StopsAtTheTargetSpeedup) {
+  RunConfig c = config(5);
+  c.target_speedup = 1.5;
+  LoopHarness loop(submitting({kernel("// FAST 2.0")}), c);
+  auto outcome = loop.run();
+  ASSERT_TRUE(outcome.ok());
+  EXPECT_EQ(outcome->rule, "target");
+  EXPECT_EQ(loop.events("iteration").size(), 1u);
+}
+
+TEST(OrchestratorTest, StopsOnStagnation) {
+  RunConfig c = config(10);
+  c.patience = 2;
+  LoopHarness loop(submitting({kernel("// SAME")}), c);
+  auto outcome = loop.run();
+  ASSERT_TRUE(outcome.ok());
+  EXPECT_EQ(outcome->rule, "stagnation");
+  EXPECT_EQ(loop.events("iteration").size(), 2u);
+}
+
+TEST(OrchestratorTest, StopsCleanlyWhenTheTokenBudgetIsSpent) {
+  RunConfig c = config(10);
+  c.budget_tokens = 2500;  // Each scripted call costs 1100 tokens.
+  LoopHarness loop(submitting({kernel("// SAME")}), c);
+  auto outcome = loop.run();
+  ASSERT_TRUE(outcome.ok());
+  EXPECT_EQ(outcome->rule, "budget");
+  EXPECT_NE(outcome->reason.find("token budget"), std::string::npos) << outcome->reason;
+  EXPECT_EQ(loop.backend.calls, 3);
+  EXPECT_EQ(loop.events("stop").size(), 1u);
+}
+
+TEST(OrchestratorTest, BadToolCallsGetAClearMessageAndBoundedChances) {
+  auto script = [](const llm::ChatRequest& r) {
+    if (is_analyst(r)) return text("Plan: 1. hoist");
+    return call("frobnicate", "{}");
+  };
+  LoopHarness loop(script, config(1));
+  auto outcome = loop.run();
+  ASSERT_TRUE(outcome.ok());
+  EXPECT_EQ(loop.events("no_candidate").size(), 1u);
+  const Json last = loop.events("model_call").back()["request"]["messages"].back();
+  EXPECT_NE(last.value("content", "").find("there is no tool 'frobnicate'"), std::string::npos) << last.dump();
+  EXPECT_LE(loop.backend.calls, 1 + 3 + 2 * 3) << "the model must not get unbounded chances";
+}
+
+TEST(OrchestratorTest, MalformedToolArgumentsAreRefusedWithTheReason) {
+  auto script = [](const llm::ChatRequest& r) {
+    if (is_analyst(r)) return text("Plan: 1. hoist");
+    return call("compile", R"({"source": 42})");
+  };
+  LoopHarness loop(script, config(1));
+  ASSERT_TRUE(loop.run().ok());
+  const Json last = loop.events("model_call").back()["request"]["messages"].back();
+  EXPECT_NE(last.value("content", "").find("argument 'source' must be of type string"), std::string::npos) << last.dump();
+  EXPECT_EQ(loop.executor.evaluations, 1) << "only the human reference is evaluated";
+}
+
+TEST(OrchestratorTest, AReplyWithoutCodeGetsRemindersThenCodeInAFenceCounts) {
+  auto replies = std::make_shared<int>(0);
+  auto script = [replies](const llm::ChatRequest& r) {
+    if (is_analyst(r)) return text("Plan: 1. hoist");
+    if (++*replies < 3) return text("I would hoist the exponential.");
+    return text("Here it is:\n```cpp\n" + kernel("// FAST 1.4") + "```\n");
+  };
+  LoopHarness loop(script, config(1));
+  auto outcome = loop.run();
+  ASSERT_TRUE(outcome.ok());
+  EXPECT_EQ(outcome->state.best_id, "0001");
+  const Json messages = loop.events("model_call").back()["request"]["messages"];
+  EXPECT_NE(messages.back().value("content", "").find("contained no kernel file"), std::string::npos) << messages.dump();
+}
+
+TEST(OrchestratorTest, ToolRoundsAreBoundedByAFinalAnswerRequest) {
+  auto script = [](const llm::ChatRequest& r) {
+    if (is_analyst(r) && r.tool_choice != "none") return call("read_file", R"({"path": "kernel.h"})");
+    if (is_analyst(r)) return text("Plan: 1. hoist");
+    return submit(kernel("// SAME"));
+  };
+  RunConfig c = config(1);
+  c.analyst_tool_rounds = 2;
+  LoopHarness loop(script, c);
+  ASSERT_TRUE(loop.run().ok());
+  EXPECT_EQ(loop.events("tool_call").size(), 2u);
+  EXPECT_EQ(loop.events("model_call")[2]["request"]["tool_choice"], "none");
+}
+
+TEST(OrchestratorTest, ReplayOfTheRecordReproducesEveryEvent) {
+  LoopHarness loop(submitting({kernel("// WRONG"), kernel("// FAST 1.5"), kernel("// FAST 2.5")}), config(2));
+  ASSERT_TRUE(loop.run().ok());
+  const std::vector<Json> recorded = loop.all_events();
+  const int calls = loop.backend.calls;
+  auto replayed = loop.replay(recorded);
+  ASSERT_TRUE(replayed.ok()) << replayed.error().message;
+  EXPECT_EQ(loop.backend.calls, calls) << "a replay must not call the model";
+  EXPECT_EQ(replayed->state.best_id, "0003");
+}
+
+TEST(OrchestratorTest, ReplayOfATamperedRecordNamesTheDivergence) {
+  LoopHarness loop(submitting({kernel("// FAST 2.0")}), config(1));
+  ASSERT_TRUE(loop.run().ok());
+  std::vector<Json> recorded = loop.all_events();
+  for (auto& e : recorded)
+    if (e.value("type", "") == "evaluation" && e.value("candidate", "") == "0001") e["evaluation"]["verdict"]["status"] = "slower";
+  auto replayed = loop.replay(recorded);
+  ASSERT_FALSE(replayed.ok());
+  EXPECT_NE(replayed.error().message.find("(decision)"), std::string::npos) << replayed.error().message;
+}
+
+}  // namespace kopt
