@@ -10,7 +10,8 @@ namespace {
 int run_list(const Args& args) {
   const std::filesystem::path suite = args.has("suite") ? std::filesystem::path(args.get("suite")) : default_suite();
   int broken = 0;
-  std::printf("%-22s %-7s %s\n", "BENCHMARK", "LANG", "SUMMARY");
+  const bool paths = args.flag("paths");
+  std::printf("%-22s %-7s %s\n", "BENCHMARK", "LANG", paths ? "FOLDER" : "SUMMARY");
   for (const auto& bench : list_benchmarks(suite)) {
     if (!bench) {
       std::fprintf(stderr, "kopt list: %s\n", bench.error().message.c_str());
@@ -18,7 +19,7 @@ int run_list(const Args& args) {
       continue;
     }
     std::printf("%-22s %-7s %s\n", bench->name.c_str(), to_string(bench->language).c_str(),
-                bench->summary.c_str());
+                paths ? bench->dir.c_str() : bench->summary.c_str());
   }
   return broken ? 1 : 0;
 }
@@ -29,7 +30,8 @@ CommandSpec list_command() {
   return {"list",
           "List the benchmarks of the suite with their summaries",
           {{"--suite", "Folder holding benchmark folders (default: kopt's own suite)", "", false,
-            false, "KOPT_SUITE"}},
+            false, "KOPT_SUITE"},
+           {"--paths", "Show each benchmark's folder instead of its summary", "", true}},
           run_list};
 }
 
