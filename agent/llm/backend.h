@@ -20,7 +20,8 @@ struct ChatOptions {
   std::function<void(std::string_view delta)> on_text;
 };
 
-/// A language model behind some transport.
+/// A language model behind some transport. One caller at a time: a backend is not meant to be
+/// shared between threads without a lock.
 class LlmBackend {
  public:
   virtual ~LlmBackend() = default;

@@ -40,7 +40,8 @@ Result<ChatResponse> ExecBackend::chat(const ChatRequest& request, const ChatOpt
   spec.timeout = config_.timeout;
   spec.output_cap = 64 << 20;
   const ProcessResult result = config_.runner->run(spec);
-  const std::string stderr_text = read_file(errors).ok() ? *read_file(errors) : "";
+  const auto stderr_file = read_file(errors);
+  const std::string stderr_text = stderr_file.ok() ? *stderr_file : "";
   if (!result.succeeded()) {
     const std::string said = trim(tail(stderr_text.empty() ? result.output : stderr_text, 600));
     return failed("failed (" + result.describe() + ")" + (said.empty() ? "" : ": " + said));

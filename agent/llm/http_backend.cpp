@@ -111,8 +111,11 @@ Result<ChatResponse> HttpChatBackend::exchange_streamed(const HttpRequest& http,
   const HttpResponse response = sender.send(http, config_.timeouts, sink, attempts);
   if (!stream_status) return stream_status.error();
   if (!response.ok()) return failure(response, http, attempts);
-  if (response.header("content-type").find("application/json") != std::string::npos)
-    return adapter_->parse(response.body);  // The server chose not to stream.
+  if (response.header("content-type").find("application/json") != std::string::npos) {
+    auto parsed = adapter_->parse(response.body);  // The server chose not to stream.
+    if (parsed && options.on_text && !parsed->text.empty()) options.on_text(parsed->text);
+    return parsed;
+  }
   for (const auto& event : parser.finish())
     if (auto status = assembler->add(event); !status) return status.error();
   return assembler->finish();

@@ -229,9 +229,12 @@ TEST_F(HttpResilienceTest, HungServerHitsTheFirstByteLimitOnce) {
 
 TEST_F(HttpResilienceTest, ServerThatIgnoresStreamingStillAnswers) {
   server.enqueue(error_reply(200, openai_json({kGreeting, {}, "", 12, 5, "m"})));
-  auto response = openai()->chat(greeting_request(), ChatOptions{true, nullptr});
+  std::string streamed;
+  auto response = openai()->chat(
+      greeting_request(), ChatOptions{true, [&](std::string_view text) { streamed += text; }});
   ASSERT_TRUE(response.ok()) << response.error().message;
   EXPECT_EQ(response->text, kGreeting);
+  EXPECT_EQ(streamed, kGreeting);
 }
 
 TEST(HttpUnreachableTest, UnreachableServerIsOneClearLine) {
