@@ -20,5 +20,6 @@ CommandSpec llm_ping_command();
 CommandSpec llm_chat_command();
 CommandSpec knowledge_command();
 CommandSpec machine_command();
+CommandSpec profile_command();
 
 }  // namespace kopt::cli
