@@ -50,7 +50,6 @@ class ServerProcess {
 
  private:
   ServerProcess() = default;
-  void watch(const ServerSpec& spec);
 
   mutable std::mutex mutex_;
   std::condition_variable changed_;

@@ -1,9 +1,15 @@
 // kopt llm ping / chat, run as the real binary.
 #include <gtest/gtest.h>
+#include <signal.h>
+
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <thread>
 
 #include "agent/llm/server_process.h"
 #include "sandbox/process.h"
 #include "tests/llm/contract_scenario.h"
+#include "util/files.h"
 
 namespace kopt::llm::testing {
 namespace {
@@ -76,6 +82,52 @@ TEST(LlmCommandTest, StreamedChatPrintsTheSameAnswer) {
                      {{"ANTHROPIC_BASE_URL", server.url()}, {"ANTHROPIC_API_KEY", "k"}});
   ASSERT_EQ(result.exit_code, 0) << result.output;
   EXPECT_EQ(result.output.rfind(kGreeting + "\n", 0), 0u) << result.output;
+}
+
+}  // namespace
+}  // namespace kopt::llm::testing
+
+namespace kopt::llm::testing {
+namespace {
+
+// Pids of live processes whose command line mentions `marker`.
+std::vector<pid_t> processes_mentioning(const std::string& marker) {
+  std::vector<pid_t> found;
+  for (const auto& entry : std::filesystem::directory_iterator("/proc")) {
+    std::ifstream in(entry.path() / "cmdline", std::ios::binary);
+    std::string cmdline((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    std::ifstream stat(entry.path() / "stat");
+    std::string line;
+    std::getline(stat, line);
+    const bool zombie = line.size() > line.rfind(')') + 2 && line[line.rfind(')') + 2] == 'Z';
+    if (!zombie && cmdline.find(marker) != std::string::npos)
+      found.push_back(std::atoi(entry.path().filename().c_str()));
+  }
+  return found;
+}
+
+TEST(LlmCommandTest, LocalServerDiesWhenKoptIsKilled) {
+  TempDir dir("kopt-orphan-");
+  ASSERT_TRUE(write_file(dir.path() / "model.gguf", "GGUF").ok());
+  const json config = {{"format", "kopt-local-model/1"},
+                       {"server",
+                        {"python3", (test_dir() / "fake_llama_server.py").string(), "--model",
+                         "{model}", "--port", "{port}", "--load-seconds", "60"}},
+                       {"model_path", "model.gguf"}};
+  ASSERT_TRUE(write_file(dir.path() / "local-model.json", config.dump()).ok());
+  auto env = current_environment();
+  env["KOPT_LOCAL_MODEL"] = (dir.path() / "local-model.json").string();
+  auto kopt = ServerProcess::start(
+      {{KOPT_BINARY, "llm", "ping", "--llm", "local"}, env, dir.path() / "kopt.log"});
+  ASSERT_TRUE(kopt.ok()) << kopt.error().message;
+  const std::string marker = (dir.path() / "model.gguf").string();
+  for (int i = 0; i < 500 && processes_mentioning(marker).empty(); ++i)
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  ASSERT_FALSE(processes_mentioning(marker).empty()) << "the fake server never started";
+  ::kill((*kopt)->pid(), SIGKILL);  // No destructor runs: only the kernel can clean up.
+  for (int i = 0; i < 300 && !processes_mentioning(marker).empty(); ++i)
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  EXPECT_TRUE(processes_mentioning(marker).empty()) << "the local model server outlived kopt";
 }
 
 }  // namespace
