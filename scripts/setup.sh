@@ -8,6 +8,7 @@ packages=(
   libcurl4-openssl-dev nlohmann-json3-dev libboost-dev libboost-filesystem-dev
   libgtest-dev libgmock-dev libcli11-dev libfmt-dev libcpp-httplib-dev libxxhash-dev libdtl-dev
   bubblewrap linux-perf valgrind chromium
+  clang llvm libomp-dev
 )
 packages+=(${KOPT_EXTRA_PACKAGES:-})
 

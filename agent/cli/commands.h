@@ -21,5 +21,6 @@ CommandSpec llm_chat_command();
 CommandSpec knowledge_command();
 CommandSpec machine_command();
 CommandSpec profile_command();
+CommandSpec roofline_command();
 
 }  // namespace kopt::cli

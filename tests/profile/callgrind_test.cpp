@@ -9,13 +9,15 @@ namespace kopt {
 namespace {
 
 CpuProfile small_profile() {
-  auto text = read_file(std::string(KOPT_TEST_FIXTURES) + "/profile/small.callgrind.out");
+  static const std::filesystem::path kFile =
+      std::filesystem::path(KOPT_TEST_FIXTURES) / "profile" / "small.callgrind.out";
+  auto text = read_file(kFile);
   EXPECT_TRUE(text.ok());
   ProfileBuilder builder;
   attribute_callgrind(text.ok() ? *text : "", "/w/bench", "kernel.cpp", builder);
   CpuProfile profile;
   std::string source;
-  for (int i = 1; i <= 10; ++i) source += "line " + std::to_string(i) + "\n";
+  for (int i = 1; i <= 10; ++i) source.append("line ").append(std::to_string(i)).append("\n");
   builder.finish(source, profile);
   return profile;
 }

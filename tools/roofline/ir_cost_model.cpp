@@ -1,0 +1,277 @@
+#include "tools/roofline/ir_cost_model.h"
+
+#include <algorithm>
+#include <cmath>
+#include <set>
+
+#include "tools/roofline/scev.h"
+#include "util/strings.h"
+
+namespace kopt {
+
+namespace {
+
+constexpr double kMaxTrips = 1e12;
+
+const std::set<std::string> kIntOps = {"add", "sub",  "mul",  "sdiv", "udiv", "srem", "urem",
+                                       "shl", "lshr", "ashr", "and",  "or",   "xor",  "icmp"};
+const std::set<std::string> kFpOps = {"fadd", "fsub", "fmul", "fdiv", "frem"};
+
+// One array access with its estimated footprint.
+struct Access {
+  std::string group;  ///< The array: its base pointer, or the pointer value itself.
+  bool store = false;
+  double footprint = 0;          ///< Bytes.
+  double start = 0;              ///< Lowest offset from the base, when known.
+  std::optional<double> extent;  ///< Bytes from the lowest to the highest address touched.
+};
+
+struct Cost {
+  double fp32 = 0, fp64 = 0, int_ops = 0, special = 0, executed = 0;
+  std::vector<Access> accesses;
+
+  /// Adds a callee's cost `factor` times; its arrays are named by `prefix` and lose their
+  /// ranges (they are relative to the callee's parameters).
+  void add_call(const Cost& other, double factor, const std::string& prefix) {
+    fp32 += factor * other.fp32, fp64 += factor * other.fp64, int_ops += factor * other.int_ops;
+    special += factor * other.special, executed += factor * other.executed;
+    for (Access a : other.accesses) {
+      a.group = prefix + a.group, a.footprint *= factor, a.extent.reset();
+      accesses.push_back(a);
+    }
+  }
+};
+
+bool is_integer(const std::string& type) {
+  const auto x = type.find(" x ");
+  const std::string element = type[0] == '<' && x != std::string::npos ? type.substr(x + 3) : type;
+  return element.size() > 1 && element[0] == 'i' &&
+         std::isdigit(static_cast<unsigned char>(element[1]));
+}
+
+const Scev* chain_start(const Scev& s) {
+  const Scev* node = &s;
+  while (node->kind == Scev::Kind::addrec && !node->operands.empty())
+    node = node->operands.front().get();
+  return node;
+}
+
+std::string first_unknown(const Scev& s) {
+  if (s.kind == Scev::Kind::unknown) return s.name;
+  for (const auto& op : s.operands)
+    if (auto name = first_unknown(*op); !name.empty()) return name;
+  return {};
+}
+
+class FunctionCoster {
+ public:
+  FunctionCoster(const IrFunction& f, const ScevFacts* facts, const TripAssumptions& assume,
+                 bool entry, StaticCounts& out)
+      : f_(f), facts_(facts), assume_(assume), entry_(entry), out_(out) {
+    env_.value = [this](const std::string& name) { return parameter(name); };
+    env_.trips = [this](const std::string& loop) { return std::optional<double>(trips(loop)); };
+  }
+
+  Cost cost(const std::vector<IrFunction>& module, const std::map<std::string, ScevFacts>& facts,
+            int depth) {
+    Cost c;
+    for (const auto& inst : f_.instructions) add(inst, weight(inst.block), c, module, facts, depth);
+    if (facts_) out_.loops += static_cast<int>(facts_->loops.size());
+    return c;
+  }
+
+ private:
+  std::optional<double> parameter(const std::string& name) const {
+    for (size_t i = 0; i < f_.params.size(); ++i) {
+      if (f_.params[i].second != name) continue;
+      if (entry_ && i < assume_.arguments.size() && assume_.arguments[i])
+        return assume_.arguments[i];
+      const auto [lanes, bits] = type_shape(f_.params[i].first);
+      const std::string& type = f_.params[i].first;
+      if (type.back() == '*' || type == "ptr") return 0.0;
+      if (lanes == 1 && bits == 64) return assume_.size;
+      if (lanes == 1 && bits > 1) return assume_.default_trips;
+    }
+    return std::nullopt;
+  }
+
+  double trips(const std::string& header) {
+    if (auto it = trips_.find(header); it != trips_.end()) return it->second;
+    trips_[header] = assume_.default_trips;  // guards against cycles
+    double value = assume_.default_trips;
+    const IrLoop* loop = find_loop(header);
+    std::optional<double> counted;
+    if (loop && !loop->backedge_count.empty())
+      if (auto expr = parse_scev(loop->backedge_count)) counted = evaluate(**expr, env_);
+    if (counted)
+      value = std::clamp(*counted + 1, 1.0, kMaxTrips);
+    else
+      ++out_.unknown_trip_loops;
+    return trips_[header] = value;
+  }
+
+  const IrLoop* find_loop(const std::string& header) const {
+    if (!facts_) return nullptr;
+    for (const auto& loop : facts_->loops)
+      if (loop.header == header) return &loop;
+    return nullptr;
+  }
+
+  std::vector<const IrLoop*> loops_around(const std::string& block) const {
+    std::vector<const IrLoop*> loops;
+    if (facts_)
+      for (const auto& loop : facts_->loops)
+        if (loop.blocks.contains(block)) loops.push_back(&loop);
+    return loops;
+  }
+
+  double weight(const std::string& block) {
+    double w = 1;
+    for (const IrLoop* loop : loops_around(block)) w *= trips(loop->header);
+    return std::min(w, 1e18);
+  }
+
+  void add(const IrInstruction& inst, double w, Cost& c, const std::vector<IrFunction>& module,
+           const std::map<std::string, ScevFacts>& facts, int depth) {
+    const auto [lanes, bits] = type_shape(inst.type);
+    if (kFpOps.contains(inst.opcode) && (bits == 64 || bits == 32))
+      (bits == 64 ? c.fp64 : c.fp32) += w * lanes;
+    else if (kIntOps.contains(inst.opcode) && is_integer(inst.type))
+      c.int_ops += w * lanes;
+    else if (inst.opcode == "load" || inst.opcode == "store")
+      access(inst, w, lanes * bits / 8.0, c);
+    else if (inst.opcode == "call" || inst.opcode == "invoke")
+      call(inst, w, lanes, bits, c, module, facts, depth);
+  }
+
+  void call(const IrInstruction& inst, double w, int lanes, int bits, Cost& c,
+            const std::vector<IrFunction>& module, const std::map<std::string, ScevFacts>& facts,
+            int depth) {
+    const std::string callee = inst.callee.empty() ? "" : inst.callee.substr(1);
+    if (starts_with(callee, "llvm.fmuladd") || starts_with(callee, "llvm.fma.")) {
+      (bits == 64 ? c.fp64 : c.fp32) += 2 * w * lanes;
+      return;
+    }
+    if (starts_with(callee, "llvm.memcpy") || starts_with(callee, "llvm.memset") ||
+        starts_with(callee, "llvm.memmove")) {
+      note("memcpy/memset calls are not counted");
+      return;
+    }
+    if (starts_with(callee, "llvm.") || callee.empty()) {
+      if (callee.find("sqrt") != std::string::npos || callee.find("exp") != std::string::npos ||
+          callee.find("log") != std::string::npos || callee.find("pow") != std::string::npos)
+        c.special += w * std::max(lanes, 1);
+      return;
+    }
+    for (const auto& f : module) {
+      if (f.name != callee || depth > 3) continue;
+      auto it = facts.find(f.name);
+      StaticCounts scratch;
+      FunctionCoster inner(f, it == facts.end() ? nullptr : &it->second, assume_, false, scratch);
+      c.add_call(inner.cost(module, facts, depth + 1), w, callee + ":");
+      out_.loops += scratch.loops, out_.unknown_trip_loops += scratch.unknown_trip_loops;
+      return;
+    }
+    c.special += w;  // exp, sqrt, pow, ... in libm, or another external function
+  }
+
+  void access(const IrInstruction& inst, double w, double bytes, Cost& c) {
+    if (bytes <= 0) return;
+    c.executed += w * bytes;
+    Access a;
+    a.store = inst.opcode == "store";
+    a.group = inst.pointer;
+    double count = 1;
+    const auto* dispositions = facts_ ? find_in(facts_->dispositions, inst.pointer) : nullptr;
+    for (const IrLoop* loop : loops_around(inst.block)) {
+      const bool invariant = dispositions && dispositions->count(loop->header) &&
+                             dispositions->at(loop->header) == "Invariant";
+      if (!invariant) count *= trips(loop->header);
+    }
+    a.footprint = count * bytes;
+    const std::string* text = facts_ ? find_in(facts_->scev, inst.pointer) : nullptr;
+    if (auto scev = text ? parse_scev(*text) : std::nullopt) {
+      const Scev* start = chain_start(**scev);
+      if (auto name = first_unknown(*start); !name.empty()) a.group = name;
+      if (auto extent = span(**scev, env_)) {
+        a.extent = *extent + bytes;
+        a.footprint = std::min(a.footprint, *a.extent);
+        a.start = evaluate(*start, env_).value_or(0);
+      }
+    }
+    c.accesses.push_back(a);
+  }
+
+  template <class Map>
+  static const typename Map::mapped_type* find_in(const Map& map, const std::string& key) {
+    auto it = map.find(key);
+    return it == map.end() ? nullptr : &it->second;
+  }
+
+  void note(const std::string& text) {
+    if (std::find(out_.notes.begin(), out_.notes.end(), text) == out_.notes.end())
+      out_.notes.push_back(text);
+  }
+
+  const IrFunction& f_;
+  const ScevFacts* facts_;
+  const TripAssumptions& assume_;
+  bool entry_;
+  StaticCounts& out_;
+  ScevEnvironment env_;
+  std::map<std::string, double> trips_;
+};
+
+// Bytes of all accesses: per array and direction, the union of ranges or the sum of
+// footprints, whichever is smaller.
+double merged_bytes(const std::vector<Access>& accesses) {
+  std::map<std::pair<std::string, bool>, std::vector<const Access*>> groups;
+  for (const auto& a : accesses) groups[{a.group, a.store}].push_back(&a);
+  double total = 0;
+  for (const auto& [key, members] : groups) {
+    double sum = 0, lo = 1e300, hi = -1e300;
+    bool ranged = true;
+    for (const Access* a : members) {
+      sum += a->footprint;
+      ranged = ranged && a->extent.has_value();
+      if (a->extent) lo = std::min(lo, a->start), hi = std::max(hi, a->start + *a->extent);
+    }
+    total += ranged ? std::min(sum, hi - lo) : sum;
+  }
+  return total;
+}
+
+}  // namespace
+
+bool names_function(const std::string& ir_name, const std::string& name) {
+  if (ir_name == name) return true;
+  return starts_with(ir_name, "_Z") && ir_name.find(std::to_string(name.size()) + name) == 2;
+}
+
+StaticCounts cost_module(const std::vector<IrFunction>& functions,
+                         const std::map<std::string, ScevFacts>& facts,
+                         const std::vector<std::string>& entries, const TripAssumptions& assume) {
+  StaticCounts out;
+  Cost total;
+  for (const auto& f : functions) {
+    if (std::none_of(entries.begin(), entries.end(),
+                     [&](const auto& e) { return names_function(f.name, e); }))
+      continue;
+    auto it = facts.find(f.name);
+    FunctionCoster coster(f, it == facts.end() ? nullptr : &it->second, assume, true, out);
+    Cost cost = coster.cost(functions, facts, 0);
+    total.fp32 += cost.fp32, total.fp64 += cost.fp64, total.int_ops += cost.int_ops;
+    total.special += cost.special, total.executed += cost.executed;
+    total.accesses.insert(total.accesses.end(), cost.accesses.begin(), cost.accesses.end());
+    out.counters.kernel = out.counters.kernel.empty() ? f.name : out.counters.kernel + "," + f.name;
+  }
+  out.counters.fp32_flops = total.fp32;
+  out.counters.fp64_flops = total.fp64;
+  out.counters.int_ops = total.int_ops;
+  out.special_calls = total.special;
+  out.executed_bytes = total.executed;
+  out.counters.dram_bytes = merged_bytes(total.accesses);
+  return out;
+}
+
+}  // namespace kopt

@@ -1,0 +1,83 @@
+#include "tools/roofline/llm_prompt.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cctype>
+
+#include "util/files.h"
+#include "util/hash.h"
+#include "util/paths.h"
+
+namespace kopt {
+
+namespace {
+
+std::string lower(std::string text) {
+  std::transform(text.begin(), text.end(), text.begin(),
+                 [](unsigned char c) { return std::tolower(c); });
+  return text;
+}
+
+// The position after the last "answer:" and the class word that follows it, if any.
+std::optional<BoundClass> final_answer(const std::string& text) {
+  const auto at = text.rfind("answer:");
+  if (at == std::string::npos) return std::nullopt;
+  std::string rest = text.substr(at + 7);
+  rest.erase(0, rest.find_first_not_of(" *_`\t"));
+  BoundClass cls;
+  if (parse_bound_class(rest, cls)) return cls;
+  return std::nullopt;
+}
+
+}  // namespace
+
+Result<std::string> fill_template(const std::string& text,
+                                  const std::vector<std::pair<std::string, std::string>>& values) {
+  std::string out = text;
+  for (const auto& [name, value] : values) {
+    const std::string key = "{{" + name + "}}";
+    for (auto pos = out.find(key); pos != std::string::npos;
+         pos = out.find(key, pos + value.size()))
+      out.replace(pos, key.size(), value);
+  }
+  if (auto open = out.find("{{"); open != std::string::npos)
+    return fail("the prompt template has no value for " +
+                out.substr(open, out.find("}}", open) - open + 2));
+  return out;
+}
+
+Result<RooflinePrompt> roofline_prompt(const Benchmark& bench, const std::string& source,
+                                       const std::string& machine_description, const Peaks& peaks) {
+  const auto dir = kopt_home() / "prompts" / "roofline";
+  auto system = read_file(dir / "zero_shot.system.md");
+  auto user = read_file(dir / "zero_shot.user.md");
+  if (!system) return system.error();
+  if (!user) return user.error();
+  const Intensities b = balance_points(peaks);
+  auto filled =
+      fill_template(*user, {{"hardware", machine_description},
+                            {"balance", fmt::format("single {:.3g}, double {:.3g}, integer {:.3g}",
+                                                    b.fp32, b.fp64, b.int_ops)},
+                            {"language", to_string(bench.language)},
+                            {"time_size", std::to_string(bench.time_size)},
+                            {"size_meaning", bench.size_meaning},
+                            {"source", source}});
+  if (!filled) return filled.error();
+  Hasher hasher;
+  hasher.add(*system).add(*user);
+  return RooflinePrompt{*system, *filled, hasher.hex()};
+}
+
+Result<BoundClass> parse_roofline_answer(const std::string& answer) {
+  const std::string text = lower(answer);
+  if (auto cls = final_answer(text)) return *cls;
+  const auto compute = text.rfind("compute-bound"), bandwidth = text.rfind("bandwidth-bound"),
+             memory = text.rfind("memory-bound");
+  auto last = [](size_t a) { return a == std::string::npos ? -1L : static_cast<long>(a); };
+  const long c = last(compute), m = std::max(last(bandwidth), last(memory));
+  if (c < 0 && m < 0) return fail("the answer names neither compute-bound nor bandwidth-bound");
+  return c > m ? BoundClass::compute : BoundClass::bandwidth;
+}
+
+}  // namespace kopt

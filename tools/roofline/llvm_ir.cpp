@@ -1,0 +1,188 @@
+#include "tools/roofline/llvm_ir.h"
+
+#include <sstream>
+
+#include "util/strings.h"
+
+namespace kopt {
+
+namespace {
+
+const std::set<std::string> kFlags = {
+    "nuw",      "nsw",     "exact",   "fast",     "nnan",    "ninf",     "nsz",    "arcp",
+    "contract", "afn",     "reassoc", "disjoint", "tail",    "musttail", "notail", "volatile",
+    "noundef",  "zeroext", "signext", "inreg",    "nonnull", "atomic"};
+
+// Reads one type at `pos` ("double", "<4 x double>", "double*", "ptr") and moves past it.
+std::string read_type(const std::string& text, size_t& pos) {
+  while (pos < text.size() && text[pos] == ' ') ++pos;
+  const size_t start = pos;
+  if (pos < text.size() && text[pos] == '<') {
+    pos = text.find('>', pos);
+    pos = pos == std::string::npos ? text.size() : pos + 1;
+  } else {
+    while (pos < text.size() && text[pos] != ' ' && text[pos] != ',' && text[pos] != '(') ++pos;
+  }
+  while (pos < text.size() && text[pos] == '*') ++pos;
+  return text.substr(start, pos - start);
+}
+
+std::string next_word(const std::string& text, size_t& pos) {
+  while (pos < text.size() && text[pos] == ' ') ++pos;
+  const size_t start = pos;
+  while (pos < text.size() && text[pos] != ' ' && text[pos] != ',') ++pos;
+  return text.substr(start, pos - start);
+}
+
+void skip_flags(const std::string& text, size_t& pos) {
+  while (true) {
+    size_t probe = pos;
+    if (!kFlags.contains(next_word(text, probe))) return;
+    pos = probe;
+  }
+}
+
+// The pointer operand: the value after the last pointer type before ", align" or the end.
+std::string pointer_operand(const std::string& text) {
+  const auto comma = text.rfind(", align");
+  const std::string head = comma == std::string::npos ? text : text.substr(0, comma);
+  const auto space = head.rfind(' ');
+  return space == std::string::npos ? "" : head.substr(space + 1);
+}
+
+IrInstruction parse_instruction(std::string text, const std::string& block) {
+  IrInstruction inst;
+  inst.block = block;
+  if (const auto eq = text.find(" = "); eq != std::string::npos && text[0] == '%')
+    text = text.substr(eq + 3);
+  size_t pos = 0;
+  skip_flags(text, pos);
+  inst.opcode = next_word(text, pos);
+  if (inst.opcode == "icmp" || inst.opcode == "fcmp") next_word(text, pos);
+  skip_flags(text, pos);
+  inst.type = read_type(text, pos);
+  if (inst.opcode == "load" || inst.opcode == "store") inst.pointer = pointer_operand(text);
+  if (inst.opcode == "call" || inst.opcode == "invoke") {
+    const auto at = text.find('@');
+    const auto paren = text.find('(', at == std::string::npos ? 0 : at);
+    if (at != std::string::npos && paren != std::string::npos)
+      inst.callee = text.substr(at, paren - at);
+  }
+  return inst;
+}
+
+void parse_params(const std::string& line, IrFunction& f) {
+  const auto open = line.find('(', line.find('@'));
+  const auto close = line.rfind(')');
+  if (open == std::string::npos || close == std::string::npos || close < open) return;
+  for (const auto& param : split(line.substr(open + 1, close - open - 1), ',')) {
+    size_t pos = 0;
+    const std::string type = read_type(param, pos);
+    const auto percent = param.rfind('%');
+    f.params.push_back({type, percent == std::string::npos ? "" : trim(param.substr(percent))});
+  }
+}
+
+IrLoop parse_loop(const std::string& line) {
+  IrLoop loop;
+  loop.depth = std::atoi(line.c_str() + line.find("depth") + 6);
+  for (auto block : split(line.substr(line.find("containing:") + 11), ',')) {
+    block = trim(block);
+    const bool header = block.find("<header>") != std::string::npos;
+    block = block.substr(block[0] == '%' ? 1 : 0, block.find('<') - (block[0] == '%' ? 1 : 0));
+    loop.blocks.insert(block);
+    if (header) loop.header = "%" + block;
+  }
+  return loop;
+}
+
+void parse_dispositions(const std::string& text, std::map<std::string, std::string>& into) {
+  const auto open = text.find('{'), close = text.rfind('}');
+  if (open == std::string::npos || close == std::string::npos) return;
+  for (const auto& item : split(text.substr(open + 1, close - open - 1), ',')) {
+    const auto colon = item.rfind(':');
+    if (colon != std::string::npos)
+      into[trim(item.substr(0, colon))] = trim(item.substr(colon + 1));
+  }
+}
+
+}  // namespace
+
+std::vector<IrFunction> parse_llvm_ir(const std::string& text) {
+  std::vector<IrFunction> functions;
+  std::istringstream in(text);
+  std::string line, block;
+  bool inside = false;
+  while (std::getline(in, line)) {
+    if (starts_with(line, "define ")) {
+      functions.emplace_back();
+      const auto at = line.find('@');
+      functions.back().name = line.substr(at + 1, line.find('(', at) - at - 1);
+      parse_params(line, functions.back());
+      inside = true;
+      block = "entry";
+    } else if (inside && starts_with(line, "}")) {
+      inside = false;
+    } else if (inside && !line.empty() && line[0] != ' ' && line.find(':') != std::string::npos) {
+      block = line.substr(0, line.find(':'));
+    } else if (inside && starts_with(line, "  ") && trim(line)[0] != ';') {
+      functions.back().instructions.push_back(parse_instruction(trim(line), block));
+    }
+  }
+  return functions;
+}
+
+std::map<std::string, ScevFacts> parse_scev_report(const std::string& text) {
+  std::map<std::string, ScevFacts> facts;
+  std::vector<IrLoop> pending;
+  ScevFacts* current = nullptr;
+  std::string value;
+  std::istringstream in(text);
+  std::string line;
+  while (std::getline(in, line)) {
+    const std::string t = trim(line);
+    if (starts_with(t, "Loop at depth")) {
+      pending.push_back(parse_loop(t));
+    } else if (starts_with(t, "Printing analysis 'Scalar Evolution Analysis' for function '")) {
+      const auto start = t.find("function '") + 10;
+      current = &facts[t.substr(start, t.find('\'', start) - start)];
+      current->loops = std::move(pending);
+      pending.clear();
+    } else if (current && starts_with(t, "%") && t.find(" = ") != std::string::npos) {
+      value = t.substr(0, t.find(" = "));
+    } else if (current && starts_with(t, "-->  ") && !value.empty()) {
+      const auto end = t.find(" U: ");
+      current->scev[value] =
+          trim(t.substr(5, end == std::string::npos ? std::string::npos : end - 5));
+      if (const auto d = t.find("LoopDispositions:"); d != std::string::npos)
+        parse_dispositions(t.substr(d), current->dispositions[value]);
+    } else if (current && starts_with(t, "Loop %") &&
+               t.find(": backedge-taken count is ") != std::string::npos) {
+      const std::string header = t.substr(5, t.find(':') - 5);
+      for (auto& loop : current->loops)
+        if (loop.header == header) loop.backedge_count = t.substr(t.find(" is ") + 4);
+    }
+  }
+  return facts;
+}
+
+std::pair<int, int> type_shape(const std::string& type) {
+  std::string element = type;
+  int lanes = 1;
+  if (starts_with(type, "<")) {
+    lanes = std::atoi(type.c_str() + 1);
+    const auto x = type.find(" x ");
+    if (x == std::string::npos) return {0, 0};
+    element = type.substr(x + 3, type.find('>') - x - 3);
+  }
+  if (element == "double") return {lanes, 64};
+  if (element == "float") return {lanes, 32};
+  if (element == "half" || element == "bfloat") return {lanes, 16};
+  if (element.size() > 1 && element[0] == 'i' &&
+      std::isdigit(static_cast<unsigned char>(element[1])))
+    return {lanes, std::atoi(element.c_str() + 1)};
+  if (!element.empty() && (element.back() == '*' || element == "ptr")) return {lanes, 64};
+  return {0, 0};
+}
+
+}  // namespace kopt

@@ -1,0 +1,122 @@
+#include "tools/roofline/static_cpu.h"
+
+#include <regex>
+
+#include "sandbox/sandbox.h"
+#include "tools/eval/build.h"
+#include "util/files.h"
+#include "util/strings.h"
+
+namespace kopt {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+// The text between the parentheses of the first call of `function` (balanced), or empty.
+std::string call_arguments(const std::string& text, const std::string& function) {
+  const std::regex call("\\b" + function + "\\s*\\(");
+  std::smatch match;
+  if (!std::regex_search(text, match, call)) return {};
+  size_t pos = match.position(0) + match.length(0);
+  const size_t start = pos;
+  for (int depth = 1; pos < text.size(); ++pos) {
+    if (text[pos] == '(') ++depth;
+    if (text[pos] == ')' && --depth == 0) return text.substr(start, pos - start);
+  }
+  return {};
+}
+
+std::vector<std::string> top_level_split(const std::string& text) {
+  std::vector<std::string> parts(1);
+  int depth = 0;
+  for (char ch : text) {
+    if (ch == '(' || ch == '[' || ch == '{') ++depth;
+    if (ch == ')' || ch == ']' || ch == '}') --depth;
+    if (ch == ',' && depth == 0)
+      parts.emplace_back();
+    else
+      parts.back() += ch;
+  }
+  for (auto& p : parts) p = trim(p);
+  return parts;
+}
+
+std::optional<double> number(const std::string& text) {
+  char* end = nullptr;
+  const double value = std::strtod(text.c_str(), &end);
+  if (text.empty() || *end != '\0') return std::nullopt;
+  return value;
+}
+
+ProcessResult run_tool(const ExecutionContext& ctx, const fs::path& ws,
+                       std::vector<std::string> argv) {
+  ProcessSpec spec;
+  spec.argv = std::move(argv);
+  spec.cwd = ws;
+  spec.env = {
+      {"PATH", "/usr/bin:/bin"}, {"HOME", ws.string()}, {"TMPDIR", "/tmp"}, {"LC_ALL", "C"}};
+  spec.timeout = std::chrono::seconds(120);
+  spec.output_cap = 64 << 20;
+  SandboxPolicy policy = ctx.policy;
+  policy.limits = candidate_limits(0, 240);
+  return ctx.runner->run(confine(spec, ws, policy));
+}
+
+}  // namespace
+
+std::vector<std::optional<double>> driver_arguments(const std::string& driver,
+                                                    const std::string& function, double size) {
+  std::vector<std::optional<double>> values;
+  const std::string args = call_arguments(driver, function);
+  if (args.empty()) return values;
+  for (const auto& arg : top_level_split(args)) {
+    std::optional<double> value = number(arg);
+    std::smatch match;
+    if (!value && std::regex_match(arg, std::regex("k[A-Z]\\w*")) &&
+        std::regex_search(driver, match, std::regex("\\b" + arg + "\\s*=\\s*([0-9]+)\\s*;")))
+      value = std::stod(match[1]);
+    if (!value && arg == "n_") value = size;
+    values.push_back(value);
+  }
+  return values;
+}
+
+Result<StaticEstimate> estimate_cpu(const ExecutionContext& ctx, const Benchmark& bench,
+                                    const std::string& source, long size) {
+  TempDir ws("static-", ctx.work_root);
+  for (const auto& file : fixed_build_files(bench)) {
+    std::error_code ec;
+    fs::copy_file(file, ws.path() / file.filename(), fs::copy_options::overwrite_existing, ec);
+  }
+  if (auto st = write_file(ws.path() / "kernel.cpp", source); !st) return st.error();
+  share_workspace(ws.path(), ctx.policy);
+  ProcessResult ir = run_tool(ctx, ws.path(),
+                              {"clang++", "-O2", "-fno-vectorize", "-fno-slp-vectorize",
+                               "-fno-unroll-loops", "-fopenmp-simd", "-fno-discard-value-names",
+                               "-g0", "-S", "-emit-llvm", "-I.", "kernel.cpp", "-o", "kernel.ll"});
+  if (ir.spawn_failed || ir.exit_code == 127)
+    return fail("clang++ not found (install clang and llvm)");
+  if (!ir.succeeded())
+    return fail("clang++ cannot compile the kernel: " + trim(tail(ir.output, 400)));
+  ProcessResult scev = run_tool(
+      ctx, ws.path(),
+      {"opt", "-passes=print<loops>,print<scalar-evolution>", "-disable-output", "kernel.ll"});
+  if (!scev.succeeded()) return fail("opt failed: " + trim(tail(scev.output, 400)));
+  auto text = read_file(ws.path() / "kernel.ll");
+  if (!text) return text.error();
+  StaticEstimate estimate;
+  estimate.toolchain = "clang++ -O2 scalar LLVM IR + opt scalar evolution";
+  estimate.assumptions.size = static_cast<double>(size > 0 ? size : bench.time_size);
+  if (auto driver = read_file(bench.driver_path()); driver && !bench.functions.empty())
+    estimate.assumptions.arguments =
+        driver_arguments(*driver, bench.functions.front(), estimate.assumptions.size);
+  estimate.counts = cost_module(parse_llvm_ir(*text), parse_scev_report(scev.output),
+                                bench.functions, estimate.assumptions);
+  if (estimate.counts.counters.kernel.empty())
+    return fail("the IR defines none of the kernel's functions (" + join(bench.functions, ", ") +
+                ")");
+  return estimate;
+}
+
+}  // namespace kopt

@@ -1,0 +1,37 @@
+// The `static` roofline method for C++ and OpenMP kernels: the kernel file is compiled (never
+// run) to LLVM IR with clang at -O2 as scalar code (-fno-vectorize: the work is the same,
+// and scalar loops keep their trip counts readable; -fopenmp-simd: parallel regions become
+// the serial loops they distribute), opt prints the loops and their scalar evolution, and the
+// cost model (ir_cost_model.h) turns both into operation counts and DRAM bytes at the
+// manifest's time size.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "tools/benchmark/benchmark.h"
+#include "tools/eval/context.h"
+#include "tools/roofline/ir_cost_model.h"
+#include "util/result.h"
+
+namespace kopt {
+
+/// The static estimate with how it was made.
+struct StaticEstimate {
+  StaticCounts counts;
+  TripAssumptions assumptions;
+  std::string toolchain;  ///< "clang++ 14 IR + opt scalar evolution", "nvcc PTX", ...
+};
+
+/// Compiles `source` as the kernel file of `bench` in the sandbox and costs it at `size`
+/// (0: the manifest's time size).
+Result<StaticEstimate> estimate_cpu(const ExecutionContext& ctx, const Benchmark& bench,
+                                    const std::string& source, long size);
+
+/// The values the driver passes to `function`: literals, its named constants ("kDim"), and
+/// the size for `n_`; nullopt for anything else.
+std::vector<std::optional<double>> driver_arguments(const std::string& driver_source,
+                                                    const std::string& function, double size);
+
+}  // namespace kopt
