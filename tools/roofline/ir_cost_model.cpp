@@ -56,11 +56,9 @@ const Scev* chain_start(const Scev& s) {
   return node;
 }
 
-std::string first_unknown(const Scev& s) {
-  if (s.kind == Scev::Kind::unknown) return s.name;
-  for (const auto& op : s.operands)
-    if (auto name = first_unknown(*op); !name.empty()) return name;
-  return {};
+void unknowns(const Scev& s, std::vector<std::string>& names) {
+  if (s.kind == Scev::Kind::unknown) names.push_back(s.name);
+  for (const auto& op : s.operands) unknowns(*op, names);
 }
 
 class FunctionCoster {
@@ -192,7 +190,7 @@ class FunctionCoster {
     const std::string* text = facts_ ? find_in(facts_->scev, inst.pointer) : nullptr;
     if (auto scev = text ? parse_scev(*text) : std::nullopt) {
       const Scev* start = chain_start(**scev);
-      if (auto name = first_unknown(*start); !name.empty()) a.group = name;
+      a.group = base_pointer(*start);
       if (auto extent = span(**scev, env_)) {
         a.extent = *extent + bytes;
         a.footprint = std::min(a.footprint, *a.extent);
@@ -200,6 +198,16 @@ class FunctionCoster {
       }
     }
     c.accesses.push_back(a);
+  }
+
+  // The array an address starts from: the pointer parameter (or other pointer) in its start.
+  std::string base_pointer(const Scev& start) const {
+    std::vector<std::string> names;
+    unknowns(start, names);
+    for (const auto& name : names)
+      for (const auto& [type, param] : f_.params)
+        if (param == name && (type.back() == '*' || type == "ptr")) return name;
+    return names.empty() ? std::string("?") : join(names, "+");
   }
 
   template <class Map>

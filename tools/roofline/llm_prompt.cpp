@@ -34,17 +34,19 @@ std::optional<BoundClass> final_answer(const std::string& text) {
 
 Result<std::string> fill_template(const std::string& text,
                                   const std::vector<std::pair<std::string, std::string>>& values) {
-  std::string out = text;
-  for (const auto& [name, value] : values) {
-    const std::string key = "{{" + name + "}}";
-    for (auto pos = out.find(key); pos != std::string::npos;
-         pos = out.find(key, pos + value.size()))
-      out.replace(pos, key.size(), value);
+  std::string out;
+  size_t pos = 0;
+  for (auto open = text.find("{{"); open != std::string::npos; open = text.find("{{", pos)) {
+    const auto close = text.find("}}", open);
+    if (close == std::string::npos) break;
+    const std::string name = text.substr(open + 2, close - open - 2);
+    auto it =
+        std::find_if(values.begin(), values.end(), [&](const auto& v) { return v.first == name; });
+    if (it == values.end()) return fail("the prompt template has no value for {{" + name + "}}");
+    out.append(text, pos, open - pos).append(it->second);
+    pos = close + 2;
   }
-  if (auto open = out.find("{{"); open != std::string::npos)
-    return fail("the prompt template has no value for " +
-                out.substr(open, out.find("}}", open) - open + 2));
-  return out;
+  return out.append(text, pos, std::string::npos);
 }
 
 Result<RooflinePrompt> roofline_prompt(const Benchmark& bench, const std::string& source,

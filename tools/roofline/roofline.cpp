@@ -37,7 +37,8 @@ std::string gpu_description(const HardwareSpec& s) {
 }
 
 const std::string& no_integer_work() {
-  static const std::string note = "the manifest states no integer work: integer intensity not measured";
+  static const std::string note =
+      "the manifest states no integer work: integer intensity not measured";
   return note;
 }
 

@@ -1,0 +1,73 @@
+#include "tools/roofline/roofline_tool.h"
+
+#include "tools/eval/evaluator.h"
+#include "tools/profile/profile_tool.h"
+#include "tools/roofline/roofline.h"
+
+namespace kopt {
+
+namespace {
+
+class RooflineTool : public Tool {
+ public:
+  std::string name() const override { return "roofline"; }
+
+  std::string description() const override {
+    return "Place a kernel on the roofline: its double, single and integer arithmetic intensities "
+           "against the machine's balance points, the class (compute-bound, bandwidth-bound, or "
+           "latency-bound: bandwidth-bound by intensity but far below peak bandwidth), achieved "
+           "fractions of peak and the headroom. method measured times the kernel (analytic work "
+           "over measured time, or GPU counters); static reads the compiled code without running "
+           "it.";
+  }
+
+  Json schema() const override {
+    return {{"type", "object"},
+            {"properties",
+             {{"method",
+               {{"type", "string"},
+                {"enum", {"measured", "static"}},
+                {"description", "default measured"}}},
+              {"hardware",
+               {{"type", "string"},
+                {"description",
+                 "host (default) or a GPU: rtx3080, a100, h100, h200 (static method for other "
+                 "hardware)"}}},
+              {"variant",
+               {{"type", "string"},
+                {"enum", {"current", "original"}},
+                {"description",
+                 "current: the best kernel so far (default); original: the starting kernel"}}}}},
+            {"required", Json::array()}};
+  }
+
+  ToolResult call(const Json& args, ToolContext& context) override {
+    if (!context.benchmark) return tool_error("no benchmark in this context");
+    auto* local = dynamic_cast<LocalEvaluator*>(context.executor);
+    if (!local)
+      return tool_error("the roofline needs the local evaluator (this run evaluates elsewhere)");
+    RooflineRequest request;
+    request.method = args.value("method", "measured");
+    request.variant = args.value("variant", "current");
+    request.source = tool_variant_source(request.variant, context);
+    if (request.source.empty()) return tool_error("variant must be current or original");
+    const std::string hardware = args.value("hardware", "host");
+    auto machine = roofline_machine(hardware, local->context());
+    if (!machine) return tool_error(machine.error().message);
+    auto report =
+        classify_variant(*local, local->context(), *context.benchmark, request, *machine, hardware);
+    if (!report) return tool_error(report.error().message);
+    ToolResult result;
+    result.text = summarize(*report);
+    result.data = to_json(*report);
+    return result;
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<Tool> make_roofline_tool() {
+  return std::make_unique<RooflineTool>();
+}
+
+}  // namespace kopt
