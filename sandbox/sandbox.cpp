@@ -73,8 +73,9 @@ ProcessSpec confine(const ProcessSpec& inner, const fs::path& workspace,
   std::vector<std::string> args = {find_bwrap(), "--unshare-all", "--die-with-parent",
                                    "--new-session", "--clearenv", "--cap-drop", "ALL"};
   for (const char* folder : kSystemFolders) add_bind(args, "--ro-bind", folder);
-  for (const auto& folder : policy.read_only) add_bind(args, "--ro-bind", folder);
+  // The private /tmp comes before the binds below, which may lie under /tmp and must stay visible.
   args.insert(args.end(), {"--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp"});
+  for (const auto& folder : policy.read_only) add_bind(args, "--ro-bind", folder);
   for (const auto& device : policy.devices) add_bind(args, "--dev-bind", device);
   args.insert(args.end(), {"--bind", workspace.string(), workspace.string(), "--chdir",
                            spec.cwd.string()});

@@ -36,6 +36,9 @@ class Result {
   T& operator*() & { return value(); }
   const T& operator*() const& { return value(); }
 
+  /// The value, or `fallback` when there is none.
+  T value_or(T fallback) const& { return ok() ? value() : std::move(fallback); }
+
   /// The failure; only valid when !ok().
   const Error& error() const { return std::get<1>(state_); }
 

@@ -6,6 +6,12 @@
 
 #include <nlohmann/json.hpp>
 
+#include <signal.h>
+#include <spawn.h>
+#include <sys/wait.h>
+
+#include <functional>
+
 #include "../llm/fake_api_server.h"
 #include "../support/kopt_cli.h"
 #include "util/files.h"
@@ -42,25 +48,23 @@ Reply scripted_model(const Received& request) {
   return {200, dump_json(completion({{"role", "assistant"}, {"content", nullptr}, {"tool_calls", {call}}}, "tool_calls"))};
 }
 
+// Each test has its own model server and folder of runs: ctest runs every test in a process of
+// its own, so nothing may be shared between tests.
 class LoopTest : public ::testing::Test {
  protected:
-  static void SetUpTestSuite() {
-    server_ = new FakeApiServer();
+  void SetUp() override {
+    server_ = std::make_unique<FakeApiServer>();
     server_->set_handler(scripted_model);
-    runs_ = new TempDir("kopt-loop-runs-");
-  }
-  static void TearDownTestSuite() {
-    delete server_;
-    delete runs_;
+    runs_ = std::make_unique<TempDir>("kopt-loop-runs-");
   }
 
-  static ProcessResult kopt(std::vector<std::string> args, std::chrono::seconds timeout = std::chrono::seconds(400)) {
+  ProcessResult kopt(std::vector<std::string> args, std::chrono::seconds timeout = std::chrono::seconds(400)) {
     args.insert(args.end(), {"--out", runs_->path().string()});
     return test::run_kopt(args, timeout, {{"OPENAI_BASE_URL", server_->url() + "/v1"}, {"OPENAI_API_KEY", "sk-test-not-a-real-key"}});
   }
 
   // The folder of the newest run of a benchmark.
-  static std::filesystem::path newest_run(const std::string& bench) {
+  std::filesystem::path newest_run(const std::string& bench) {
     std::filesystem::path newest;
     for (const auto& entry : std::filesystem::directory_iterator(runs_->path()))
       if (entry.path().filename().string().find("-" + bench + "-") != std::string::npos &&
@@ -71,12 +75,9 @@ class LoopTest : public ::testing::Test {
 
   static Json summary_of(const std::filesystem::path& run) { return read_json_file(run / "summary.json").value(); }
 
-  static FakeApiServer* server_;
-  static TempDir* runs_;
+  std::unique_ptr<FakeApiServer> server_;
+  std::unique_ptr<TempDir> runs_;
 };
-
-FakeApiServer* LoopTest::server_ = nullptr;
-TempDir* LoopTest::runs_ = nullptr;
 
 const std::vector<std::string> kQuick = {"--llm", "openai:scripted", "--iterations", "1", "--timing-budget", "1"};
 
@@ -86,9 +87,43 @@ std::vector<std::string> run_args(const std::string& bench) {
   return args;
 }
 
+// Copies a run, flips its first accepted decision, and expects the replay to name it.
+void expect_tampering_is_caught(const std::filesystem::path& original, const std::filesystem::path& copy,
+                                const std::function<ProcessResult(std::vector<std::string>)>& kopt) {
+  std::filesystem::copy(original, copy, std::filesystem::copy_options::recursive);
+  std::string events = read_file(copy / "events.jsonl").value();
+  const size_t at = events.find("\"accepted\":true");
+  ASSERT_NE(at, std::string::npos);
+  events.replace(at, 15, "\"accepted\":false");
+  ASSERT_TRUE(write_file(copy / "events.jsonl", events));
+  ProcessResult replay = kopt({"replay", copy.string()});
+  EXPECT_EQ(replay.exit_code, 1);
+  EXPECT_NE(replay.output.find("DIVERGED"), std::string::npos) << replay.output;
+  EXPECT_NE(replay.output.find("(decision): accepted"), std::string::npos) << replay.output;
+}
+
+// Writes the run's report and renders it in Debian's headless Chromium.
+void expect_report_renders(const std::filesystem::path& dir, const std::function<ProcessResult(std::vector<std::string>)>& kopt) {
+  ProcessResult report = kopt({"report", dir.string(), "--peak-gflops", "50", "--peak-gbs", "20"});
+  ASSERT_EQ(report.exit_code, 0) << report.output;
+  const std::string html = read_file(dir / "report.html").value();
+  EXPECT_NE(html.find("<svg"), std::string::npos);
+  EXPECT_EQ(html.find("<script"), std::string::npos) << "the report must be self-contained and static";
+  const char* chromium = "/usr/bin/chromium";
+  ASSERT_EQ(access(chromium, X_OK), 0) << "Debian's chromium is missing; scripts/setup.sh installs it";
+  ProcessSpec shot;
+  shot.argv = {chromium, "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", "--window-size=1200,1600",
+               "--screenshot=" + (dir / "report.png").string(), "file://" + (dir / "report.html").string()};
+  shot.env = {{"PATH", "/usr/bin:/bin"}, {"HOME", dir.string()}};
+  shot.timeout = std::chrono::seconds(120);
+  ProcessResult r = LocalProcessRunner().run(shot);
+  ASSERT_TRUE(std::filesystem::exists(dir / "report.png")) << r.output;
+  EXPECT_GT(std::filesystem::file_size(dir / "report.png"), 50000u) << "the screenshot looks blank";
+}
+
 }  // namespace
 
-TEST_F(LoopTest, KeepsTheFasterKernelAndReplaysIt) {
+TEST_F(LoopTest, KeepsTheFasterKernelReplaysItCatchesTamperingAndReports) {
   ProcessResult run = kopt(run_args("licm"));
   ASSERT_EQ(run.exit_code, 0) << run.output;
   const auto dir = newest_run("licm");
@@ -104,6 +139,10 @@ TEST_F(LoopTest, KeepsTheFasterKernelAndReplaysIt) {
   ProcessResult replay = kopt({"replay", dir.string()});
   EXPECT_EQ(replay.exit_code, 0) << replay.output;
   EXPECT_NE(replay.output.find("replay verified"), std::string::npos) << replay.output;
+
+  auto run_kopt = [this](std::vector<std::string> args) { return kopt(std::move(args)); };
+  expect_tampering_is_caught(dir, runs_->path() / "tampered", run_kopt);
+  expect_report_renders(dir, run_kopt);
 }
 
 TEST_F(LoopTest, RejectsTheWrongKernelWithItsReason) {
@@ -120,58 +159,47 @@ TEST_F(LoopTest, RejectsTheWrongKernelWithItsReason) {
   EXPECT_EQ(replay.exit_code, 0) << replay.output;
 }
 
-TEST_F(LoopTest, ReplayNamesTheFirstDivergence) {
-  const auto original = newest_run("licm");
-  ASSERT_FALSE(original.empty()) << "needs the licm run of KeepsTheFasterKernelAndReplaysIt";
-  const auto copy = runs_->path() / "tampered";
-  std::filesystem::copy(original, copy, std::filesystem::copy_options::recursive);
-  std::string events = read_file(copy / "events.jsonl").value();
-  const size_t at = events.find("\"accepted\":true");
-  ASSERT_NE(at, std::string::npos);
-  events.replace(at, 15, "\"accepted\":fals");
-  events.insert(at + 15, "e");
-  ASSERT_TRUE(write_file(copy / "events.jsonl", events));
-  ProcessResult replay = kopt({"replay", copy.string()});
-  EXPECT_EQ(replay.exit_code, 1);
-  EXPECT_NE(replay.output.find("DIVERGED"), std::string::npos) << replay.output;
-  EXPECT_NE(replay.output.find("(decision): accepted"), std::string::npos) << replay.output;
-}
-
 TEST_F(LoopTest, KilledRunResumesLosingNothing) {
-  std::vector<std::string> args = run_args("licm");
-  args[args.size() - 3] = "2";  // --iterations 2
-  ProcessResult killed = kopt(args, std::chrono::seconds(12));  // SIGKILL to the whole group.
-  ASSERT_TRUE(killed.timed_out) << "the run finished before it could be killed: " << killed.output;
-  const auto dir = newest_run("licm");
-  bool torn = false;
+  // Start a run in a process group of its own and SIGKILL the whole group while the first
+  // candidate is being evaluated (its "candidate" event is on disk, its evaluation is not).
+  std::vector<std::string> args = {KOPT_BINARY, "run", "licm", "--llm", "openai:scripted", "--iterations", "2",
+                                   "--timing-budget", "1", "--out", runs_->path().string()};
+  std::vector<char*> argv;
+  for (auto& a : args) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  std::vector<std::string> env = {"PATH=/usr/bin:/bin", "HOME=/tmp", "KOPT_CACHE_DIR=" + test::test_cache().string(),
+                                  "OPENAI_BASE_URL=" + server_->url() + "/v1", "OPENAI_API_KEY=sk-test"};
+  std::vector<char*> envp;
+  for (auto& e : env) envp.push_back(e.data());
+  envp.push_back(nullptr);
+  posix_spawnattr_t attributes;
+  posix_spawnattr_init(&attributes);
+  posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETPGROUP);
+  posix_spawnattr_setpgroup(&attributes, 0);
+  pid_t pid = 0;
+  ASSERT_EQ(posix_spawn(&pid, KOPT_BINARY, nullptr, &attributes, argv.data(), envp.data()), 0);
+  posix_spawnattr_destroy(&attributes);
+  std::filesystem::path dir;
+  for (int waited = 0; waited < 3000; ++waited) {
+    dir = newest_run("licm");
+    if (!dir.empty() && read_file(dir / "events.jsonl").value_or("").find("\"type\":\"candidate\"") != std::string::npos) break;
+    usleep(20000);
+  }
+  ::kill(-pid, SIGKILL);
+  int status = 0;
+  waitpid(pid, &status, 0);
+  ASSERT_TRUE(WIFSIGNALED(status)) << "the run ended before it could be killed";
+  ASSERT_FALSE(dir.empty());
+  EXPECT_EQ(read_json_file(dir / "run.json").value()["status"], "running");
   const size_t before = read_file(dir / "events.jsonl").value().size();
+
   ProcessResult resumed = kopt({"resume", dir.string()});
   ASSERT_EQ(resumed.exit_code, 0) << resumed.output;
   EXPECT_GT(read_file(dir / "events.jsonl").value().size(), before);
   EXPECT_EQ(read_json_file(dir / "run.json").value()["status"], "finished");
-  (void)torn;
+  EXPECT_TRUE(std::filesystem::exists(dir / "candidates" / "0001" / "evaluation.json"));
   ProcessResult replay = kopt({"replay", dir.string()});
   EXPECT_EQ(replay.exit_code, 0) << replay.output;
-}
-
-TEST_F(LoopTest, ReportRendersInHeadlessChromium) {
-  const auto dir = newest_run("licm");
-  ASSERT_FALSE(dir.empty());
-  ProcessResult report = kopt({"report", dir.string(), "--peak-gflops", "50", "--peak-gbs", "20"});
-  ASSERT_EQ(report.exit_code, 0) << report.output;
-  const std::string html = read_file(dir / "report.html").value();
-  EXPECT_NE(html.find("<svg"), std::string::npos);
-  EXPECT_EQ(html.find("<script"), std::string::npos) << "the report must be self-contained and static";
-  const char* chromium = "/usr/bin/chromium";
-  if (access(chromium, X_OK) != 0) GTEST_SKIP() << "Debian's chromium is not installed (scripts/setup.sh installs it)";
-  ProcessSpec shot;
-  shot.argv = {chromium, "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", "--window-size=1200,1600",
-               "--screenshot=" + (dir / "report.png").string(), "file://" + (dir / "report.html").string()};
-  shot.env = {{"PATH", "/usr/bin:/bin"}, {"HOME", runs_->path().string()}};
-  shot.timeout = std::chrono::seconds(120);
-  ProcessResult r = LocalProcessRunner().run(shot);
-  ASSERT_TRUE(std::filesystem::exists(dir / "report.png")) << r.output;
-  EXPECT_GT(std::filesystem::file_size(dir / "report.png"), 50000u) << "the screenshot looks blank";
 }
 
 }  // namespace kopt

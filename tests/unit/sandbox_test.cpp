@@ -97,13 +97,24 @@ TEST_F(SandboxTest, ForkBombIsContainedAndLeavesNothingBehind) {
   policy_.limits = candidate_limits(1ull << 30, 30);
   policy_.limits.processes = 64;
   const auto start = std::chrono::steady_clock::now();
-  // A shell that keeps forking even after fork fails, until the timeout kills it.
-  ProcessResult r = run("while :; do (sleep 1234 &) 2>/dev/null; done", std::chrono::seconds(2));
+  // Keeps forking after fork starts failing (a shell would give up), until the timeout kills it.
+  ProcessResult r = run("exec perl -e 'while (1) { my $p = fork(); if (defined $p && !$p) { exec(\"sleep\", \"1234\") } }'",
+                        std::chrono::seconds(2));
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   EXPECT_TRUE(r.timed_out) << r.describe() << r.output;
   EXPECT_LT(seconds, 10);
   usleep(300000);
   EXPECT_EQ(count_processes({"sleep", "1234"}), 0);
+}
+
+TEST_F(SandboxTest, ReadOnlyFoldersUnderTmpStayVisible) {
+  TempDir exposed("sandbox-exposed-", std::filesystem::temp_directory_path());
+  ASSERT_TRUE(write_file(exposed.path() / "tool.txt", "visible"));
+  std::filesystem::permissions(exposed.path(), std::filesystem::perms::others_read | std::filesystem::perms::others_exec,
+                               std::filesystem::perm_options::add);
+  policy_.read_only.push_back(exposed.path());
+  ProcessResult r = run("cat " + (exposed.path() / "tool.txt").string());
+  EXPECT_EQ(r.output, "visible") << r.output;
 }
 
 TEST_F(SandboxTest, TimeoutKillsEverythingInside) {
