@@ -65,10 +65,13 @@ class FunctionCoster {
  public:
   FunctionCoster(const IrFunction& f, const ScevFacts* facts, const TripAssumptions& assume,
                  bool entry, StaticCounts& out)
-      : f_(f), facts_(facts), assume_(assume), entry_(entry), out_(out) {
-    env_.value = [this](const std::string& name) { return parameter(name); };
-    env_.trips = [this](const std::string& loop) { return std::optional<double>(trips(loop)); };
-  }
+      : f_(f),
+        facts_(facts),
+        assume_(assume),
+        out_(out),
+        values_(f, facts, assume, entry,
+                [this](const std::string& loop) { return std::optional<double>(trips(loop)); }),
+        env_(values_.environment()) {}
 
   Cost cost(const std::vector<IrFunction>& module, const std::map<std::string, ScevFacts>& facts,
             int depth) {
@@ -79,33 +82,36 @@ class FunctionCoster {
   }
 
  private:
-  std::optional<double> parameter(const std::string& name) const {
-    for (size_t i = 0; i < f_.params.size(); ++i) {
-      if (f_.params[i].second != name) continue;
-      if (entry_ && i < assume_.arguments.size() && assume_.arguments[i])
-        return assume_.arguments[i];
-      const auto [lanes, bits] = type_shape(f_.params[i].first);
-      const std::string& type = f_.params[i].first;
-      if (type.back() == '*' || type == "ptr") return 0.0;
-      if (lanes == 1 && bits == 64) return assume_.size;
-      if (lanes == 1 && bits > 1) return assume_.default_trips;
-    }
-    return std::nullopt;
-  }
-
+  // A loop's trip count: scalar evolution's count where it evaluates; the size for a sweep over
+  // a container (a count that is a pointer difference) unless the loops around it already
+  // sweep the size (then it is a small container per element); else the default.
   double trips(const std::string& header) {
     if (auto it = trips_.find(header); it != trips_.end()) return it->second;
     trips_[header] = assume_.default_trips;  // guards against cycles
-    double value = assume_.default_trips;
     const IrLoop* loop = find_loop(header);
+    const std::string count = loop ? loop->backedge_count : "";
     std::optional<double> counted;
-    if (loop && !loop->backedge_count.empty())
-      if (auto expr = parse_scev(loop->backedge_count)) counted = evaluate(**expr, env_);
+    if (auto expr = count.empty() ? std::nullopt : parse_scev(count))
+      counted = evaluate(**expr, env_);
+    if (!counted && loop)
+      for (const auto& exit : loop->exit_counts)  // the computable exit; the others are errors
+        if (auto expr = parse_scev(exit))
+          if (auto v = evaluate(**expr, env_)) counted = std::max(counted.value_or(*v), *v);
+    double value = assume_.default_trips;
     if (counted)
       value = std::clamp(*counted + 1, 1.0, kMaxTrips);
-    else
-      ++out_.unknown_trip_loops;
+    else if (count.find("ptrtoint") != std::string::npos && outer_trips(*loop) < assume_.size)
+      value = assume_.size;
+    if (!counted) ++out_.unknown_trip_loops;
+    if (loop) out_.trips.push_back({f_.name, header, loop->depth, value, count, !counted});
     return trips_[header] = value;
+  }
+
+  double outer_trips(const IrLoop& inner) {
+    double product = 1;
+    for (const IrLoop* loop : loops_around(inner.header.substr(1)))
+      if (loop != &inner) product *= trips(loop->header);
+    return product;
   }
 
   const IrLoop* find_loop(const std::string& header) const {
@@ -165,7 +171,10 @@ class FunctionCoster {
       if (f.name != callee || depth > 3) continue;
       auto it = facts.find(f.name);
       StaticCounts scratch;
-      FunctionCoster inner(f, it == facts.end() ? nullptr : &it->second, assume_, false, scratch);
+      TripAssumptions at_call = assume_;  // the callee's parameters get the call's arguments
+      at_call.arguments.clear();
+      for (const auto& arg : inst.operands) at_call.arguments.push_back(values_.operand(arg));
+      FunctionCoster inner(f, it == facts.end() ? nullptr : &it->second, at_call, true, scratch);
       c.add_call(inner.cost(module, facts, depth + 1), w, callee + ":");
       out_.loops += scratch.loops, out_.unknown_trip_loops += scratch.unknown_trip_loops;
       return;
@@ -224,9 +233,9 @@ class FunctionCoster {
   const IrFunction& f_;
   const ScevFacts* facts_;
   const TripAssumptions& assume_;
-  bool entry_;
   StaticCounts& out_;
-  ScevEnvironment env_;
+  IrValues values_;
+  const ScevEnvironment& env_;
   std::map<std::string, double> trips_;
 };
 

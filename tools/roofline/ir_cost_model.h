@@ -12,24 +12,27 @@
 #include <vector>
 
 #include "tools/roofline/counters.h"
+#include "tools/roofline/ir_values.h"
 #include "tools/roofline/llvm_ir.h"
 
 namespace kopt {
 
-/// What kopt assumes where the code does not say.
-struct TripAssumptions {
-  double size = 1000;         ///< Value of 64-bit integer parameters (the problem size n).
-  double default_trips = 16;  ///< Trip count of a loop whose count is unknown, and value of
-                              ///< 32-bit integer parameters nobody gave.
-  /// Values of the entry functions' parameters by position, where known (from the driver).
-  std::vector<std::optional<double>> arguments;
+/// A loop and the trip count the model gave it.
+struct LoopTrips {
+  std::string function;
+  std::string header;
+  int depth = 1;
+  double trips = 0;
+  std::string backedge_count;  ///< What scalar evolution said; empty when unpredictable.
+  bool assumed = false;        ///< True when the default was used.
 };
 
 /// The static estimate of one kernel.
 struct StaticCounts {
-  KernelCounters counters;    ///< seconds stays 0.
-  double special_calls = 0;   ///< Calls to exp, sqrt, pow, ... (not counted as flops).
-  double executed_bytes = 0;  ///< Bytes of every load and store executed (cache traffic).
+  std::vector<LoopTrips> trips;  ///< Every loop costed.
+  KernelCounters counters;       ///< seconds stays 0.
+  double special_calls = 0;      ///< Calls to exp, sqrt, pow, ... (not counted as flops).
+  double executed_bytes = 0;     ///< Bytes of every load and store executed (cache traffic).
   int loops = 0;
   int unknown_trip_loops = 0;  ///< Loops that got the default trip count.
   std::vector<std::string> notes;

@@ -13,6 +13,32 @@ const std::set<std::string> kFlags = {
     "contract", "afn",     "reassoc", "disjoint", "tail",    "musttail", "notail", "volatile",
     "noundef",  "zeroext", "signext", "inreg",    "nonnull", "atomic"};
 
+const std::set<std::string> kIntegerOpcodes = {"add",  "sub",  "mul",  "sdiv", "udiv",
+                                               "srem", "urem", "shl",  "lshr", "ashr",
+                                               "sext", "zext", "trunc"};
+
+std::string first_token(const std::string& text) {
+  const std::string t = trim(text);
+  return t.substr(0, t.find(' '));
+}
+
+// The argument values of a call whose list opens at `open`: the last word of each argument.
+std::vector<std::string> call_arguments(const std::string& text, size_t open) {
+  std::vector<std::string> args(1);
+  int depth = 0;
+  for (size_t i = open + 1; i < text.size(); ++i) {
+    const char ch = text[i];
+    if (ch == '(' || ch == '[' || ch == '{' || ch == '<') ++depth;
+    if ((ch == ')' || ch == ']' || ch == '}' || ch == '>') && depth-- == 0) break;
+    if (ch == ',' && depth == 0)
+      args.emplace_back();
+    else
+      args.back() += ch;
+  }
+  for (auto& arg : args) arg = trim(arg).substr(trim(arg).rfind(' ') + 1);
+  return args;
+}
+
 // Reads one type at `pos` ("double", "<4 x double>", "double*", "ptr") and moves past it.
 std::string read_type(const std::string& text, size_t& pos) {
   while (pos < text.size() && text[pos] == ' ') ++pos;
@@ -53,8 +79,10 @@ std::string pointer_operand(const std::string& text) {
 IrInstruction parse_instruction(std::string text, const std::string& block) {
   IrInstruction inst;
   inst.block = block;
-  if (const auto eq = text.find(" = "); eq != std::string::npos && text[0] == '%')
+  if (const auto eq = text.find(" = "); eq != std::string::npos && text[0] == '%') {
+    inst.result = text.substr(0, eq);
     text = text.substr(eq + 3);
+  }
   size_t pos = 0;
   skip_flags(text, pos);
   inst.opcode = next_word(text, pos);
@@ -62,19 +90,29 @@ IrInstruction parse_instruction(std::string text, const std::string& block) {
   skip_flags(text, pos);
   inst.type = read_type(text, pos);
   if (inst.opcode == "load" || inst.opcode == "store") inst.pointer = pointer_operand(text);
+  if (kIntegerOpcodes.contains(inst.opcode))
+    for (const auto& operand : split(text.substr(pos), ','))
+      inst.operands.push_back(first_token(operand));
   if (inst.opcode == "call" || inst.opcode == "invoke") {
     const auto at = text.find('@');
     const auto paren = text.find('(', at == std::string::npos ? 0 : at);
-    if (at != std::string::npos && paren != std::string::npos)
+    if (at != std::string::npos && paren != std::string::npos) {
       inst.callee = text.substr(at, paren - at);
+      inst.operands = call_arguments(text, paren);
+    }
   }
   return inst;
 }
 
 void parse_params(const std::string& line, IrFunction& f) {
   const auto open = line.find('(', line.find('@'));
-  const auto close = line.rfind(')');
-  if (open == std::string::npos || close == std::string::npos || close < open) return;
+  if (open == std::string::npos) return;
+  size_t close = open + 1;
+  for (int depth = 1; close < line.size(); ++close) {
+    if (line[close] == '(') ++depth;
+    if (line[close] == ')' && --depth == 0) break;
+  }
+  if (close >= line.size()) return;
   for (const auto& param : split(line.substr(open + 1, close - open - 1), ',')) {
     size_t pos = 0;
     const std::string type = read_type(param, pos);
@@ -136,12 +174,12 @@ std::map<std::string, ScevFacts> parse_scev_report(const std::string& text) {
   std::map<std::string, ScevFacts> facts;
   std::vector<IrLoop> pending;
   ScevFacts* current = nullptr;
-  std::string value;
+  std::string value, exits_of;
   std::istringstream in(text);
   std::string line;
   while (std::getline(in, line)) {
     const std::string t = trim(line);
-    if (starts_with(t, "Loop at depth")) {
+    if (starts_with(t, "Loop at depth") || starts_with(t, "Parallel Loop at depth")) {
       pending.push_back(parse_loop(t));
     } else if (starts_with(t, "Printing analysis 'Scalar Evolution Analysis' for function '")) {
       const auto start = t.find("function '") + 10;
@@ -161,6 +199,12 @@ std::map<std::string, ScevFacts> parse_scev_report(const std::string& text) {
       const std::string header = t.substr(5, t.find(':') - 5);
       for (auto& loop : current->loops)
         if (loop.header == header) loop.backedge_count = t.substr(t.find(" is ") + 4);
+    } else if (current && starts_with(t, "Loop %") &&
+               t.find("Unpredictable backedge-taken count") != std::string::npos) {
+      exits_of = t.substr(5, t.find(':') - 5);
+    } else if (current && starts_with(t, "exit count for ") && !exits_of.empty()) {
+      for (auto& loop : current->loops)
+        if (loop.header == exits_of) loop.exit_counts.push_back(trim(t.substr(t.find(": ") + 2)));
     }
   }
   return facts;

@@ -19,6 +19,8 @@ struct IrInstruction {
   std::string type;     ///< Operated (or loaded/stored/returned) type: "double", "<8 x float>".
   std::string pointer;  ///< load/store: the pointer operand ("%arrayidx").
   std::string callee;   ///< call: "@llvm.fmuladd.f64", "@exp".
+  std::string result;   ///< The value it defines ("%div"), if any.
+  std::vector<std::string> operands;  ///< Integer arithmetic, casts and calls: "%sub", "32".
 };
 
 /// A function definition.
@@ -35,8 +37,9 @@ std::vector<IrFunction> parse_llvm_ir(const std::string& text);
 struct IrLoop {
   std::string header;  ///< Its name in SCEV output: "%for.body".
   int depth = 1;
-  std::set<std::string> blocks;  ///< Without '%'.
-  std::string backedge_count;    ///< SCEV text; empty when unpredictable.
+  std::set<std::string> blocks;          ///< Without '%'.
+  std::string backedge_count;            ///< SCEV text; empty when unpredictable.
+  std::vector<std::string> exit_counts;  ///< Per exit, when the loop has several.
 };
 
 /// What opt said about one function.

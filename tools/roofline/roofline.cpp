@@ -43,6 +43,14 @@ const std::string& no_integer_work() {
 }
 
 Json static_detail(const StaticEstimate& e) {
+  Json loops = Json::array();
+  for (const auto& t : e.counts.trips)
+    loops.push_back({{"function", t.function},
+                     {"loop", t.header},
+                     {"depth", t.depth},
+                     {"trips", t.trips},
+                     {"backedge_count", t.backedge_count},
+                     {"assumed", t.assumed}});
   Json args = Json::array();
   for (const auto& a : e.assumptions.arguments) args.push_back(a ? Json(*a) : Json());
   return {{"toolchain", e.toolchain},
@@ -53,7 +61,8 @@ Json static_detail(const StaticEstimate& e) {
           {"assumed_size", e.assumptions.size},
           {"default_trips", e.assumptions.default_trips},
           {"driver_arguments", args},
-          {"notes", e.counts.notes}};
+          {"notes", e.counts.notes},
+          {"loop_trips", loops}};
 }
 
 Result<RooflineReport> run_static(const ExecutionContext& ctx, const Benchmark& bench,

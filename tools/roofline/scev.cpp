@@ -44,8 +44,11 @@ class Parser {
     skip_space();
     const size_t start = pos_;
     while (pos_ < text_.size() && text_[pos_] != ' ' && text_[pos_] != ')' && text_[pos_] != ',' &&
-           text_[pos_] != '}' && text_[pos_] != '<')
+           text_[pos_] != '}' && text_[pos_] != '<') {
+      if (text_[pos_] == '"')
+        pos_ = std::min(text_.find('"', pos_ + 1), text_.size() - 1);  // %"a b"
       ++pos_;
+    }
     return text_.substr(start, pos_ - start);
   }
 

@@ -63,6 +63,29 @@ ProcessResult run_tool(const ExecutionContext& ctx, const fs::path& ws,
   return ctx.runner->run(confine(spec, ws, policy));
 }
 
+// Replaces <omp.h> for the analysis: the kernel is costed as run by one thread (thread 0 of 1),
+// so a hand-partitioned loop covers the whole range and its trip count stays readable.
+constexpr const char* kSerialOmpHeader = R"(#pragma once
+#ifdef __cplusplus
+extern "C" {
+#endif
+typedef struct { int unused; } omp_lock_t;
+static inline int omp_get_num_threads(void) { return 1; }
+static inline int omp_get_max_threads(void) { return 1; }
+static inline int omp_get_thread_num(void) { return 0; }
+static inline int omp_get_num_procs(void) { return 1; }
+static inline int omp_in_parallel(void) { return 0; }
+static inline double omp_get_wtime(void) { return 0.0; }
+static inline void omp_set_num_threads(int n) { (void)n; }
+static inline void omp_init_lock(omp_lock_t* l) { (void)l; }
+static inline void omp_destroy_lock(omp_lock_t* l) { (void)l; }
+static inline void omp_set_lock(omp_lock_t* l) { (void)l; }
+static inline void omp_unset_lock(omp_lock_t* l) { (void)l; }
+#ifdef __cplusplus
+}
+#endif
+)";
+
 }  // namespace
 
 std::vector<std::optional<double>> driver_arguments(const std::string& driver,
@@ -90,6 +113,7 @@ Result<StaticEstimate> estimate_cpu(const ExecutionContext& ctx, const Benchmark
     fs::copy_file(file, ws.path() / file.filename(), fs::copy_options::overwrite_existing, ec);
   }
   if (auto st = write_file(ws.path() / "kernel.cpp", source); !st) return st.error();
+  if (auto st = write_file(ws.path() / "omp.h", kSerialOmpHeader); !st) return st.error();
   share_workspace(ws.path(), ctx.policy);
   ProcessResult ir = run_tool(ctx, ws.path(),
                               {"clang++", "-O2", "-fno-vectorize", "-fno-slp-vectorize",

@@ -1,9 +1,10 @@
 // The `static` roofline method for C++ and OpenMP kernels: the kernel file is compiled (never
 // run) to LLVM IR with clang at -O2 as scalar code (-fno-vectorize: the work is the same,
 // and scalar loops keep their trip counts readable; -fopenmp-simd: parallel regions become
-// the serial loops they distribute), opt prints the loops and their scalar evolution, and the
-// cost model (ir_cost_model.h) turns both into operation counts and DRAM bytes at the
-// manifest's time size.
+// the serial loops they distribute, and a stub <omp.h> makes the code run as thread 0 of 1
+// so hand-partitioned loops cover the whole range), opt prints the loops and their scalar
+// evolution, and the cost model (ir_cost_model.h) turns both into operation counts and DRAM bytes
+// at the manifest's time size.
 #pragma once
 
 #include <optional>
