@@ -43,6 +43,7 @@ struct MachineOptions {
   bool refresh = false;            ///< Measure even when a cached model exists.
   double seconds_per_probe = 0.5;  ///< Length of each compute measurement.
   int triad_reps = 10;             ///< Passes of the triad; the best one counts.
+  int rounds = 3;                  ///< Runs of each probe; the best one counts.
 };
 
 /// Receives "compile", "triad 1 core", ... as the measurement moves on.
