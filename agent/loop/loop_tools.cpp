@@ -2,6 +2,8 @@
 
 #include "agent/loop/verdict.h"
 #include "tools/knowledge/knowledge_tool.h"
+#include "tools/profile/profile_tool.h"
+#include "tools/roofline/roofline_tool.h"
 #include "tools/eval/evaluator.h"
 #include "util/files.h"
 #include "util/strings.h"
@@ -23,24 +25,24 @@ class ReadFileTool : public Tool {
   std::string description() const override {
     return "Read one of the benchmark's files: kernel.h (the fixed interface), the original kernel "
            "file, the driver (how inputs are made and the kernel is called), benchmark.json (sizes, "
-           "tolerance), or 'best' (the current best kernel).";
+           "tolerance), or 'current' (the current best kernel).";
   }
   Json schema() const override {
     return {{"type", "object"},
-            {"properties", {{"path", {{"type", "string"}, {"description", "kernel.h, original.cpp, driver.cpp, benchmark.json or best"}}}}},
+            {"properties", {{"path", {{"type", "string"}, {"description", "kernel.h, original.cpp, driver.cpp, benchmark.json or current"}}}}},
             {"required", {"path"}}};
   }
   ToolResult call(const Json& args, ToolContext& ctx) override {
     const std::string path = args.value("path", "");
     const Benchmark& b = *ctx.benchmark;
-    if (path == "best" || path == "current") return text_result(ctx.current_source);
+    if (path == "current" || path == "best") return text_result(ctx.current_source);
     for (const auto& allowed : {std::string("kernel.h"), b.kernel_file(), b.driver_file(), std::string("benchmark.json")}) {
       if (path != allowed) continue;
       auto content = read_file(b.dir / allowed);
       return content ? text_result(*content) : tool_error(content.error().message);
     }
     return tool_error("'" + path + "' is not readable; choose kernel.h, " + b.kernel_file() + ", " + b.driver_file() +
-                      ", benchmark.json or best");
+                      ", benchmark.json or current");
   }
 
  private:
@@ -124,6 +126,8 @@ std::unique_ptr<ToolRegistry> make_loop_registry() {
   registry->add(std::make_unique<EvaluateTool>(
       "benchmark", "Build, check and time a kernel file against the original (a short timing); returns "
                    "the speedup with its 95% interval.", EvaluateTool::Depth::time));
+  registry->add(make_profile_tool());
+  registry->add(make_roofline_tool());
   registry->add(make_knowledge_tool());
   registry->add(std::make_unique<SubmitTool>());
   return registry;

@@ -63,7 +63,7 @@ Status Orchestrator::refresh_evidence(LoopState& state, int iteration) {
   for (const char* name : {"profile", "roofline"}) {
     if (!s_.registry->find(name)) continue;
     s_.progress(std::string("kopt: ") + name);
-    const Json arguments = {{"variant", "best"}};
+    const Json arguments = {{"variant", "current"}};
     ToolResult result = s_.effects->tool("kopt", name, arguments, *s_.tool_context);
     (std::string(name) == "profile" ? state.profile : state.roofline) = result.text;
     Json event = {{"type", "tool_call"}, {"role", "kopt"}, {"iteration", iteration}, {"name", name},
