@@ -91,6 +91,11 @@ Result<RooflineReport> run_measured(EvaluationExecutor& executor, const Executio
   report.detail = {{"work_from", work->source_of_work}, {"timed_calls", work->reps}};
   if (bench.language != Language::cuda && report.counters.int_ops == 0)
     report.notes.push_back(no_integer_work());
+  if (report.point.bandwidth_fraction > 1)
+    report.notes.push_back(fmt::format(
+        "{:.0f}% of the measured DRAM bandwidth: the working set ({:.0f} MB per call) is served by "
+        "the caches, so the DRAM roof does not bind here",
+        100 * report.point.bandwidth_fraction, report.counters.dram_bytes / 1e6));
   return report;
 }
 
@@ -145,9 +150,10 @@ std::string summarize(const RooflineReport& r) {
   text += row("int", p.intensity.int_ops, p.balance.int_ops);
   if (p.timed)
     text += fmt::format(
-        "  achieved {:.3g} GB/s ({:.1f}% of peak bandwidth), {:.1f}% of peak compute; headroom "
-        "{:.2g}x\n",
-        p.bandwidth / 1e9, 100 * p.bandwidth_fraction, 100 * p.compute_fraction, p.headroom);
+        "  achieved {:.3g} GB/s ({:.1f}% of peak bandwidth), {:.1f}% of peak compute; {}\n",
+        p.bandwidth / 1e9, 100 * p.bandwidth_fraction, 100 * p.compute_fraction,
+        p.headroom >= 1 ? fmt::format("headroom {:.2g}x to the roof", p.headroom)
+                        : std::string("above the roof (see the note)"));
   if (p.cls == BoundClass::latency)
     text +=
         "  latency-bound: bandwidth-bound by intensity, but far below peak bandwidth (dependences, "
