@@ -5,20 +5,27 @@
 namespace kopt::cli {
 
 std::vector<OptionSpec> run_options() {
-  return {{"--llm", "Model backend: openai:MODEL, anthropic:MODEL, local, replay:RUN, exec:CMD, manual", "local", false, false, "KOPT_LLM"},
-          {"--iterations", "Iterations at most", "5"},
-          {"--candidates", "Optimizer attempts per iteration", "1"},
-          {"--seed", "Seed of model sampling", "1"},
-          {"--target-speedup", "Stop once the best candidate is this much faster than the original", "0"},
-          {"--budget-tokens", "Stop before spending more tokens than this (0: no limit)", "0"},
-          {"--budget-usd", "Stop before spending more than this many US dollars (0: no limit)", "0"},
-          {"--patience", "Stop after this many iterations without a significant gain", "3"},
-          {"--timing-budget", "Seconds each evaluation's timing may take beyond its first three rounds", "10"},
-          {"--temperature", "Sampling temperature", "0.2"},
-          {"--max-tokens", "Most tokens per model answer", "4096"},
-          {"--out", "Folder of runs (default: $KOPT_RUNS or ./runs)"},
-          {"--suite", "Folder holding benchmark folders (default: kopt's own suite)", "", false, false, "KOPT_SUITE"},
-          {"--no-sandbox", "Run candidate code without bubblewrap (recorded in run.json)", "", true}};
+  return {
+      {"--llm", "Model backend: openai:MODEL, anthropic:MODEL, local, replay:RUN, exec:CMD, manual",
+       "local", false, false, "KOPT_LLM"},
+      {"--iterations", "Iterations at most", "5"},
+      {"--candidates", "Optimizer attempts per iteration", "1"},
+      {"--seed", "Seed of model sampling", "1"},
+      {"--target-speedup", "Stop once the best candidate is this much faster than the original",
+       "0"},
+      {"--roofline-fraction",
+       "Stop once the best reaches this fraction of its roofline bound (0: never)", "0"},
+      {"--budget-tokens", "Stop before spending more tokens than this (0: no limit)", "0"},
+      {"--budget-usd", "Stop before spending more than this many US dollars (0: no limit)", "0"},
+      {"--patience", "Stop after this many iterations without a significant gain", "3"},
+      {"--timing-budget", "Seconds each evaluation's timing may take beyond its first three rounds",
+       "10"},
+      {"--temperature", "Sampling temperature", "0.2"},
+      {"--max-tokens", "Most tokens per model answer", "4096"},
+      {"--out", "Folder of runs (default: $KOPT_RUNS or ./runs)"},
+      {"--suite", "Folder holding benchmark folders (default: kopt's own suite)", "", false, false,
+       "KOPT_SUITE"},
+      {"--no-sandbox", "Run candidate code without bubblewrap (recorded in run.json)", "", true}};
 }
 
 RunConfig read_run_config(const Args& args, const std::string& benchmark) {
@@ -30,6 +37,7 @@ RunConfig read_run_config(const Args& args, const std::string& benchmark) {
   c.candidates = static_cast<int>(args.get_int("candidates"));
   c.seed = static_cast<uint64_t>(args.get_int("seed"));
   c.target_speedup = args.get_double("target-speedup");
+  c.roofline_fraction = args.get_double("roofline-fraction");
   c.budget_tokens = args.get_int("budget-tokens");
   c.budget_usd = args.get_double("budget-usd");
   c.patience = static_cast<int>(args.get_int("patience"));
@@ -39,6 +47,8 @@ RunConfig read_run_config(const Args& args, const std::string& benchmark) {
   c.sandbox = !args.flag("no-sandbox");
   if (c.iterations < 1 || c.candidates < 1 || c.patience < 1)
     throw UsageError{"--iterations, --candidates and --patience must be at least 1"};
+  if (c.roofline_fraction < 0 || c.roofline_fraction > 1)
+    throw UsageError{"--roofline-fraction must be between 0 and 1"};
   return c;
 }
 

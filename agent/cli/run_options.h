@@ -8,7 +8,8 @@
 
 namespace kopt::cli {
 
-/// --llm, --iterations, --candidates, --seed, --target-speedup, --budget-tokens, --budget-usd,
+/// --llm, --iterations, --candidates, --seed, --target-speedup, --roofline-fraction,
+/// --budget-tokens, --budget-usd,
 /// --patience, --timing-budget, --temperature, --out, --suite, --no-sandbox.
 std::vector<OptionSpec> run_options();
 

@@ -26,10 +26,20 @@ std::string decide(const LoopState& state, Attempt& attempt, const std::string& 
   if (source == state.best_source) return "identical to " + state.best_id;
   if (!v.faster()) return v.status + ": not a significant win over the original";
   if (state.best_id != "original" && v.ci_low <= state.best.speedup)
-    return fmt::format("its interval [{:.2f}, {:.2f}] does not clear {}'s {:.2f}x", v.ci_low, v.ci_high,
-                       state.best_id, state.best.speedup);
+    return fmt::format("its interval [{:.2f}, {:.2f}] does not clear {}'s {:.2f}x", v.ci_low,
+                       v.ci_high, state.best_id, state.best.speedup);
   attempt.accepted = true;
-  return "a significant win" + (state.best_id == "original" ? std::string() : ", clearly faster than " + state.best_id);
+  return "a significant win" +
+         (state.best_id == "original" ? std::string() : ", clearly faster than " + state.best_id);
+}
+
+// The fraction of its roofline bound the classified kernel reaches (1 / headroom); 0 when the
+// roofline tool failed or could not time it.
+double roof_fraction(const ToolResult& result) {
+  if (!result.ok || !result.data.is_object()) return 0;
+  const Json point = result.data.value("point", Json::object());
+  const double headroom = point.is_object() ? point.value("headroom", 0.0) : 0.0;
+  return headroom >= 1 ? 1 / headroom : 0;
 }
 
 }  // namespace
@@ -44,7 +54,9 @@ Status Orchestrator::start(LoopState& state) {
   state.original_source = state.best_source = *original;
   state.best.status = "original";
   state.best.speedup = 1;
-  if (auto st = s_.events->emit({{"type", "run_started"}, {"benchmark", bench_.name}, {"benchmark_hash", bench_.hash},
+  if (auto st = s_.events->emit({{"type", "run_started"},
+                                 {"benchmark", bench_.name},
+                                 {"benchmark_hash", bench_.hash},
                                  {"config", to_json(*s_.config)}});
       !st)
     return st;
@@ -52,7 +64,8 @@ Status Orchestrator::start(LoopState& state) {
   Json evaluation = s_.effects->evaluate("human", *human, true);
   state.human = read_verdict(evaluation);
   state.best.remarks = "";
-  return s_.events->emit({{"type", "evaluation"}, {"candidate", "human"}, {"evaluation", evaluation}});
+  return s_.events->emit(
+      {{"type", "evaluation"}, {"candidate", "human"}, {"evaluation", evaluation}});
 }
 
 // Profiles and classifies the best kernel when it changed, through the registered tools.
@@ -66,34 +79,53 @@ Status Orchestrator::refresh_evidence(LoopState& state, int iteration) {
     const Json arguments = {{"variant", "current"}};
     ToolResult result = s_.effects->tool("kopt", name, arguments, *s_.tool_context);
     (std::string(name) == "profile" ? state.profile : state.roofline) = result.text;
-    Json event = {{"type", "tool_call"}, {"role", "kopt"}, {"iteration", iteration}, {"name", name},
-                  {"arguments", arguments}, {"ok", result.ok}, {"text", result.text}, {"data", result.data}};
+    if (std::string(name) == "roofline") state.roof_fraction = roof_fraction(result);
+    Json event = {{"type", "tool_call"}, {"role", "kopt"},         {"iteration", iteration},
+                  {"name", name},        {"arguments", arguments}, {"ok", result.ok},
+                  {"text", result.text}, {"data", result.data}};
     if (auto st = s_.events->emit(event); !st) return st;
   }
   return {};
 }
 
-Status Orchestrator::evaluate_candidate(LoopState& state, Attempt attempt, const std::string& source,
+Status Orchestrator::evaluate_candidate(LoopState& state, Attempt attempt,
+                                        const std::string& source,
                                         const std::string& parent_source) {
   s_.progress("evaluating " + attempt.id);
-  if (auto st = s_.events->emit({{"type", "candidate"}, {"id", attempt.id}, {"parent", attempt.parent},
-                                 {"iteration", attempt.iteration}, {"summary", attempt.summary},
-                                 {"source_hash", hash_hex(source)}, {"source", source}});
+  if (auto st = s_.events->emit({{"type", "candidate"},
+                                 {"id", attempt.id},
+                                 {"parent", attempt.parent},
+                                 {"iteration", attempt.iteration},
+                                 {"summary", attempt.summary},
+                                 {"source_hash", hash_hex(source)},
+                                 {"source", source}});
       !st)
     return st;
   Json evaluation = s_.effects->evaluate(attempt.id, source, true);
-  if (auto st = s_.events->emit({{"type", "evaluation"}, {"candidate", attempt.id}, {"evaluation", evaluation}}); !st)
+  if (auto st = s_.events->emit(
+          {{"type", "evaluation"}, {"candidate", attempt.id}, {"evaluation", evaluation}});
+      !st)
     return st;
   attempt.verdict = read_verdict(evaluation);
   const std::string why = decide(state, attempt, source);
-  if (auto st = s_.events->emit({{"type", "decision"}, {"candidate", attempt.id}, {"accepted", attempt.accepted},
-                                 {"best", attempt.accepted ? attempt.id : state.best_id}, {"reason", why}});
+  if (auto st = s_.events->emit({{"type", "decision"},
+                                 {"candidate", attempt.id},
+                                 {"accepted", attempt.accepted},
+                                 {"best", attempt.accepted ? attempt.id : state.best_id},
+                                 {"reason", why}});
       !st)
     return st;
   if (record_) {
-    CandidateFiles files{attempt.id, attempt.parent, "kernel" + bench_.source_extension(), source,
-                         parent_source, evaluation.value("build", Json::object()).value("log", ""), evaluation,
-                         {{"iteration", attempt.iteration}, {"parent", attempt.parent}, {"summary", attempt.summary},
+    CandidateFiles files{attempt.id,
+                         attempt.parent,
+                         "kernel" + bench_.source_extension(),
+                         source,
+                         parent_source,
+                         evaluation.value("build", Json::object()).value("log", ""),
+                         evaluation,
+                         {{"iteration", attempt.iteration},
+                          {"parent", attempt.parent},
+                          {"summary", attempt.summary},
                           {"accepted", attempt.accepted}}};
     if (auto st = record_->write_candidate(files); !st) return st;
   }
@@ -118,7 +150,9 @@ struct Pending {
 Status Orchestrator::no_candidate(LoopState& state, Attempt attempt) {
   attempt.verdict.status = "no-candidate";
   attempt.verdict.reason = "the optimizer handed in no kernel file";
-  if (auto st = s_.events->emit({{"type", "no_candidate"}, {"id", attempt.id}, {"iteration", attempt.iteration},
+  if (auto st = s_.events->emit({{"type", "no_candidate"},
+                                 {"id", attempt.id},
+                                 {"iteration", attempt.iteration},
                                  {"reason", attempt.verdict.reason}});
       !st)
     return st;
@@ -128,18 +162,31 @@ Status Orchestrator::no_candidate(LoopState& state, Attempt attempt) {
 
 Result<bool> Orchestrator::iterate(LoopState& state, int iteration, RunOutcome& outcome) {
   s_.iteration = iteration;
-  if (auto st = s_.events->emit({{"type", "iteration"}, {"iteration", iteration}, {"best", state.best_id}}); !st)
+  if (auto st = s_.events->emit(
+          {{"type", "iteration"}, {"iteration", iteration}, {"best", state.best_id}});
+      !st)
     return st.error();
   if (auto st = refresh_evidence(state, iteration); !st) return st.error();
+  const double roof = s_.config->roofline_fraction;
+  if (roof > 0 && state.roof_fraction >= roof)
+    return !stop_with(outcome, "roofline",
+                      fmt::format("{} runs at {:.0f}% of its roofline bound, the limit is {:.0f}%",
+                                  state.best_id, 100 * state.roof_fraction, 100 * roof));
   Turn analysis = run_analyst(s_, bench_, state, iteration);
   if (analysis.stop) return stop_with(outcome, analysis.stop_rule, analysis.stop->message);
   std::vector<std::unique_ptr<OptimizerSession>> sessions;
   std::vector<Pending> queue;
   for (int k = 0; k < s_.config->candidates; ++k) {
-    sessions.push_back(std::make_unique<OptimizerSession>(s_, bench_, state, iteration, analysis.text));
+    sessions.push_back(
+        std::make_unique<OptimizerSession>(s_, bench_, state, iteration, analysis.text));
     Turn turn = sessions.back()->first();
     if (turn.stop) return stop_with(outcome, turn.stop_rule, turn.stop->message);
-    Attempt attempt{candidate_id(state.next_candidate++), state.best_id, iteration, trim(turn.summary), {}, false};
+    Attempt attempt{candidate_id(state.next_candidate++),
+                    state.best_id,
+                    iteration,
+                    trim(turn.summary),
+                    {},
+                    false};
     if (!turn.submitted) {
       if (auto st = no_candidate(state, attempt); !st) return st.error();
       continue;
@@ -153,7 +200,8 @@ Result<bool> Orchestrator::iterate(LoopState& state, int iteration, RunOutcome& 
   for (size_t i = 0; i < queue.size(); ++i) {
     Pending pending = queue[i];
     const std::string parent = pending.attempt.parent;
-    if (auto st = evaluate_candidate(state, pending.attempt, pending.source, pending.parent_source); !st)
+    if (auto st = evaluate_candidate(state, pending.attempt, pending.source, pending.parent_source);
+        !st)
       return st.error();
     const CandidateVerdict& verdict = state.attempts.back().verdict;
     OptimizerSession& session = *sessions[pending.session];
@@ -161,8 +209,13 @@ Result<bool> Orchestrator::iterate(LoopState& state, int iteration, RunOutcome& 
     if (!repairable || session.repairs_left() <= 0) continue;
     Turn turn = session.repair(feedback_text(verdict));
     if (turn.stop) return stop_with(outcome, turn.stop_rule, turn.stop->message);
-    Attempt retry{candidate_id(state.next_candidate++), parent, iteration,
-                  "repair of " + pending.attempt.id + (turn.summary.empty() ? "" : ": " + trim(turn.summary)), {}, false};
+    Attempt retry{
+        candidate_id(state.next_candidate++),
+        parent,
+        iteration,
+        "repair of " + pending.attempt.id + (turn.summary.empty() ? "" : ": " + trim(turn.summary)),
+        {},
+        false};
     if (!turn.submitted) {
       if (auto st = no_candidate(state, retry); !st) return st.error();
       continue;
@@ -176,11 +229,16 @@ Result<bool> Orchestrator::iterate(LoopState& state, int iteration, RunOutcome& 
 bool Orchestrator::stop_rule(const LoopState& state, int iteration, RunOutcome& outcome) const {
   const RunConfig& c = *s_.config;
   if (c.target_speedup > 0 && state.best.speedup >= c.target_speedup)
-    return !stop_with(outcome, "target", fmt::format("reached {:.2f}x, the target is {:.2f}x", state.best.speedup, c.target_speedup));
-  if (auto within = s_.budget->check(*s_.ledger); !within) return !stop_with(outcome, "budget", within.error().message);
+    return !stop_with(outcome, "target",
+                      fmt::format("reached {:.2f}x, the target is {:.2f}x", state.best.speedup,
+                                  c.target_speedup));
+  if (auto within = s_.budget->check(*s_.ledger); !within)
+    return !stop_with(outcome, "budget", within.error().message);
   if (state.since_gain >= c.patience)
-    return !stop_with(outcome, "stagnation", fmt::format("{} iterations without a significant gain", state.since_gain));
-  if (iteration >= c.iterations) return !stop_with(outcome, "iterations", fmt::format("{} iterations done", iteration));
+    return !stop_with(outcome, "stagnation",
+                      fmt::format("{} iterations without a significant gain", state.since_gain));
+  if (iteration >= c.iterations)
+    return !stop_with(outcome, "iterations", fmt::format("{} iterations done", iteration));
   return false;
 }
 
@@ -193,7 +251,9 @@ Result<RunOutcome> Orchestrator::run() {
     if (!more) return more.error();
     if (!*more) break;
   }
-  if (auto st = s_.events->emit({{"type", "stop"}, {"rule", outcome.rule}, {"reason", outcome.reason},
+  if (auto st = s_.events->emit({{"type", "stop"},
+                                 {"rule", outcome.rule},
+                                 {"reason", outcome.reason},
                                  {"best", state.best_id}});
       !st)
     return st.error();

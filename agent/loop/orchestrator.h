@@ -1,7 +1,8 @@
 // The loop: each iteration the analyst diagnoses the best kernel so far, the optimizer writes
 // candidates, kopt evaluates them, and the best correct, significantly faster candidate is
-// kept. It stops on the iteration limit, a target speedup, the budget, or stagnation. Given the
-// same results from Effects, it makes the same decisions and emits the same events.
+// kept. It stops on the iteration limit, a target speedup, a fraction of the roofline bound, the
+// budget, or stagnation. Given the same results from Effects, it makes the same decisions and emits
+// the same events.
 #pragma once
 
 #include <string>
@@ -15,7 +16,8 @@ namespace kopt {
 
 /// How a run ended.
 struct RunOutcome {
-  std::string rule;    ///< "iterations", "target", "budget", "stagnation", "model", "error"
+  std::string
+      rule;  ///< "iterations", "target", "budget", "stagnation", "roofline", "model", "error"
   std::string reason;  ///< One line.
   LoopState state;
   Json summary;
@@ -45,6 +47,7 @@ class Orchestrator {
 };
 
 /// The summary.json document of a finished (or stopped) run.
-Json make_summary(const Benchmark& bench, const RunOutcome& outcome, const llm::UsageLedger& ledger);
+Json make_summary(const Benchmark& bench, const RunOutcome& outcome,
+                  const llm::UsageLedger& ledger);
 
 }  // namespace kopt

@@ -31,6 +31,8 @@ struct LoopState {
   std::string evidence_for;  ///< Candidate id the profile and roofline below describe.
   std::string profile = "(not profiled)";
   std::string roofline = "(not classified)";
+  double roof_fraction =
+      0;  ///< Of the bound the best sits under, measured by `roofline`; 0: unknown.
 };
 
 /// "0007" for 7.

@@ -17,6 +17,11 @@ struct Cheat {
   bool needs_timing = false;
 };
 
+// How a failing case names its cheat (GoogleTest would print the struct's bytes).
+void PrintTo(const Cheat& cheat, std::ostream* out) {
+  *out << cheat.file << " (expect " << cheat.expected_category << ")";
+}
+
 std::vector<Cheat> all_cheats() {
   std::vector<Cheat> cheats;
   const auto dir = test::source_root() / "tests" / "cheats" / "licm";
@@ -44,14 +49,16 @@ class CheatTest : public ::testing::TestWithParam<Cheat> {};
 TEST_P(CheatTest, IsTurnedAwayWithTheReasonThatNamesIt) {
   const Cheat& cheat = GetParam();
   ASSERT_FALSE(cheat.expected_category.empty()) << cheat.file << " has no '// expect:' line";
-  std::vector<std::string> args = {"eval", "licm", "--variant", cheat.file, "--json", "--budget", "2"};
+  std::vector<std::string> args = {"eval",   "licm",     "--variant", cheat.file,
+                                   "--json", "--budget", "2"};
   if (!cheat.needs_timing) args.push_back("--no-time");
   ProcessResult r = test::run_kopt(args);
   Json doc = test::last_json(r.output);
   ASSERT_TRUE(doc.is_object()) << r.output;
   const Json& verdict = doc["verdict"];
   EXPECT_EQ(r.exit_code, 1) << r.output.substr(0, 2000);
-  EXPECT_TRUE(verdict["status"] == "incorrect" || verdict["status"] == "rejected") << verdict.dump();
+  EXPECT_TRUE(verdict["status"] == "incorrect" || verdict["status"] == "rejected")
+      << verdict.dump();
   EXPECT_EQ(verdict["category"], cheat.expected_category) << verdict.dump();
   EXPECT_FALSE(verdict["reason"].get<std::string>().empty());
 }
@@ -69,8 +76,10 @@ TEST(CheatSuiteTest, HoldsAtLeastTheKnownCheats) {
 TEST(CheatSuiteTest, SleepingCandidateIsKilledInTimeAndLeavesNoProcess) {
   const auto file = test::source_root() / "tests" / "cheats" / "licm" / "sleep_forever.cpp";
   const auto start = std::chrono::steady_clock::now();
-  ProcessResult r = test::run_kopt({"eval", "licm", "--variant", file.string(), "--no-time", "--json"});
-  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  ProcessResult r =
+      test::run_kopt({"eval", "licm", "--variant", file.string(), "--no-time", "--json"});
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   EXPECT_EQ(test::last_json(r.output)["verdict"]["category"], "timeout");
   EXPECT_LT(seconds, 60);
   usleep(200000);

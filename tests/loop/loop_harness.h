@@ -16,7 +16,10 @@ namespace kopt::test {
 class LoopHarness {
  public:
   explicit LoopHarness(ScriptedBackend::Script script, RunConfig config = {})
-      : backend(std::move(script)), config_(std::move(config)), registry_(make_loop_registry()), dir_("loop-test-") {
+      : backend(std::move(script)),
+        config_(std::move(config)),
+        registry_(make_loop_registry()),
+        dir_("loop-test-") {
     bench_ = find_benchmark("licm", default_suite()).value();
     prompts_ = PromptSet::load(kopt_home() / "prompts").value();
     context_.benchmark = &bench_;
@@ -41,6 +44,9 @@ class LoopHarness {
     if (outcome && !stream.recording_exhausted()) return fail("replay ended early");
     return outcome;
   }
+
+  /// Puts a test's tool in the place of the real one of the same name.
+  void use_tool(std::unique_ptr<Tool> tool) { registry_->replace(std::move(tool)); }
 
   /// Recorded events of a type, in order.
   std::vector<Json> events(const std::string& type) const {
@@ -81,7 +87,8 @@ class LoopHarness {
 
 /// A kernel file for licm carrying a marker for the MarkerExecutor.
 inline std::string kernel(const std::string& marker) {
-  return "#include \"kernel.h\"\n" + marker + "\nvoid standardize(const double*, const double*, const double*, double*, "
+  return "#include \"kernel.h\"\n" + marker +
+         "\nvoid standardize(const double*, const double*, const double*, double*, "
          "long, long, double, double) {}\n";
 }
 

@@ -58,7 +58,8 @@ TEST(OrchestratorTest, RejectedCandidateIsRepairedWithItsFeedback) {
   bool feedback_sent = false;
   for (const auto& e : loop.events("model_call"))
     for (const auto& m : e["request"]["messages"])
-      feedback_sent = feedback_sent || m.value("content", "").find("output 'y' differs") != std::string::npos;
+      feedback_sent =
+          feedback_sent || m.value("content", "").find("output 'y' differs") != std::string::npos;
   EXPECT_TRUE(feedback_sent) << "the optimizer never saw why its kernel was rejected";
 }
 
@@ -76,11 +77,14 @@ TEST(OrchestratorTest, AnIdenticalResubmissionIsNotAGain) {
   ASSERT_TRUE(outcome.ok());
   ASSERT_EQ(loop.events("decision").size(), 2u);
   EXPECT_FALSE(loop.events("decision")[1]["accepted"].get<bool>());
-  EXPECT_NE(loop.events("decision")[1]["reason"].get<std::string>().find("identical"), std::string::npos);
+  EXPECT_NE(loop.events("decision")[1]["reason"].get<std::string>().find("identical"),
+            std::string::npos);
 }
 
 TEST(OrchestratorTest, ANewBestMustClearTheOldOnesSpeedup) {
-  LoopHarness loop(submitting({kernel("// FAST 2.0"), kernel("// FAST 2.02 "), kernel("// FAST 3.0")}), config(3));
+  LoopHarness loop(
+      submitting({kernel("// FAST 2.0"), kernel("// FAST 2.02 "), kernel("// FAST 3.0")}),
+      config(3));
   auto outcome = loop.run();
   ASSERT_TRUE(outcome.ok());
   auto decisions = loop.events("decision");
@@ -98,6 +102,37 @@ TEST(OrchestratorTest, StopsAtTheTargetSpeedup) {
   ASSERT_TRUE(outcome.ok());
   EXPECT_EQ(outcome->rule, "target");
   EXPECT_EQ(loop.events("iteration").size(), 1u);
+}
+
+namespace {
+
+// A roofline tool that puts kernels marked FAST at 91% of their bound and the rest at 20%.
+class MarkedRoofline : public Tool {
+ public:
+  std::string name() const override { return "roofline"; }
+  std::string description() const override { return "test roofline"; }
+  Json schema() const override { return {{"type", "object"}}; }
+  ToolResult call(const Json&, ToolContext& context) override {
+    const bool fast = context.current_source.find("FAST") != std::string::npos;
+    return {true,
+            fast ? "near the roof" : "far below the roof",
+            {{"point", {{"headroom", fast ? 1.1 : 5.0}}}}};
+  }
+};
+
+}  // namespace
+
+TEST(OrchestratorTest, StopsNearTheRooflineBound) {
+  RunConfig c = config(5);
+  c.roofline_fraction = 0.8;
+  LoopHarness loop(submitting({kernel("// FAST 2.0"), kernel("// FAST 3.0")}), c);
+  loop.use_tool(std::make_unique<MarkedRoofline>());
+  auto outcome = loop.run();
+  ASSERT_TRUE(outcome.ok()) << outcome.error().message;
+  EXPECT_EQ(outcome->rule, "roofline");
+  EXPECT_NE(outcome->reason.find("91%"), std::string::npos) << outcome->reason;
+  EXPECT_EQ(outcome->state.best_id, "0001");
+  EXPECT_EQ(loop.events("decision").size(), 1u) << "no model call once the best is near its bound";
 }
 
 TEST(OrchestratorTest, StopsOnStagnation) {
@@ -132,7 +167,8 @@ TEST(OrchestratorTest, BadToolCallsGetAClearMessageAndBoundedChances) {
   ASSERT_TRUE(outcome.ok());
   EXPECT_EQ(loop.events("no_candidate").size(), 1u);
   const Json last = loop.events("model_call").back()["request"]["messages"].back();
-  EXPECT_NE(last.value("content", "").find("there is no tool 'frobnicate'"), std::string::npos) << last.dump();
+  EXPECT_NE(last.value("content", "").find("there is no tool 'frobnicate'"), std::string::npos)
+      << last.dump();
   EXPECT_LE(loop.backend.calls, 1 + 3 + 2 * 3) << "the model must not get unbounded chances";
 }
 
@@ -144,7 +180,9 @@ TEST(OrchestratorTest, MalformedToolArgumentsAreRefusedWithTheReason) {
   LoopHarness loop(script, config(1));
   ASSERT_TRUE(loop.run().ok());
   const Json last = loop.events("model_call").back()["request"]["messages"].back();
-  EXPECT_NE(last.value("content", "").find("argument 'source' must be of type string"), std::string::npos) << last.dump();
+  EXPECT_NE(last.value("content", "").find("argument 'source' must be of type string"),
+            std::string::npos)
+      << last.dump();
   EXPECT_EQ(loop.executor.evaluations, 1) << "only the human reference is evaluated";
 }
 
@@ -160,12 +198,15 @@ TEST(OrchestratorTest, AReplyWithoutCodeGetsRemindersThenCodeInAFenceCounts) {
   ASSERT_TRUE(outcome.ok());
   EXPECT_EQ(outcome->state.best_id, "0001");
   const Json messages = loop.events("model_call").back()["request"]["messages"];
-  EXPECT_NE(messages.back().value("content", "").find("contained no kernel file"), std::string::npos) << messages.dump();
+  EXPECT_NE(messages.back().value("content", "").find("contained no kernel file"),
+            std::string::npos)
+      << messages.dump();
 }
 
 TEST(OrchestratorTest, ToolRoundsAreBoundedByAFinalAnswerRequest) {
   auto script = [](const llm::ChatRequest& r) {
-    if (is_analyst(r) && r.tool_choice != "none") return call("read_file", R"({"path": "kernel.h"})");
+    if (is_analyst(r) && r.tool_choice != "none")
+      return call("read_file", R"({"path": "kernel.h"})");
     if (is_analyst(r)) return text("Plan: 1. hoist");
     return submit(kernel("// SAME"));
   };
@@ -180,7 +221,8 @@ TEST(OrchestratorTest, ToolRoundsAreBoundedByAFinalAnswerRequest) {
 }
 
 TEST(OrchestratorTest, ReplayOfTheRecordReproducesEveryEvent) {
-  LoopHarness loop(submitting({kernel("// WRONG"), kernel("// FAST 1.5"), kernel("// FAST 2.5")}), config(2));
+  LoopHarness loop(submitting({kernel("// WRONG"), kernel("// FAST 1.5"), kernel("// FAST 2.5")}),
+                   config(2));
   ASSERT_TRUE(loop.run().ok());
   const std::vector<Json> recorded = loop.all_events();
   const int calls = loop.backend.calls;
@@ -195,10 +237,12 @@ TEST(OrchestratorTest, ReplayOfATamperedRecordNamesTheDivergence) {
   ASSERT_TRUE(loop.run().ok());
   std::vector<Json> recorded = loop.all_events();
   for (auto& e : recorded)
-    if (e.value("type", "") == "evaluation" && e.value("candidate", "") == "0001") e["evaluation"]["verdict"]["status"] = "slower";
+    if (e.value("type", "") == "evaluation" && e.value("candidate", "") == "0001")
+      e["evaluation"]["verdict"]["status"] = "slower";
   auto replayed = loop.replay(recorded);
   ASSERT_FALSE(replayed.ok());
-  EXPECT_NE(replayed.error().message.find("(decision)"), std::string::npos) << replayed.error().message;
+  EXPECT_NE(replayed.error().message.find("(decision)"), std::string::npos)
+      << replayed.error().message;
 }
 
 }  // namespace kopt

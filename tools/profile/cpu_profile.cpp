@@ -82,7 +82,7 @@ std::string summarize(const CpuProfile& p, const std::string& title, int top_lin
   int shown = 0;
   for (const auto& line : p.lines) {
     if (shown++ == top_lines || p.share(line.total()) < 0.005) break;
-    std::string code = line.code.size() > 90 ? line.code.substr(0, 87) + "..." : line.code;
+    const std::string_view code = std::string_view(line.code).substr(0, 90);
     text += fmt::format("  {:>6} line {:<4} {}\n", percent(p.share(line.total())), line.line, code);
     if (line.callees > 0) text += fmt::format("         in callees: {}\n", callee_text(p, line));
   }

@@ -10,6 +10,15 @@ void ToolRegistry::add(std::unique_ptr<Tool> tool) {
   tools_.push_back(std::move(tool));
 }
 
+void ToolRegistry::replace(std::unique_ptr<Tool> tool) {
+  for (auto& existing : tools_)
+    if (existing->name() == tool->name()) {
+      existing = std::move(tool);
+      return;
+    }
+  tools_.push_back(std::move(tool));
+}
+
 Tool* ToolRegistry::find(const std::string& name) const {
   for (const auto& tool : tools_)
     if (tool->name() == name) return tool.get();
@@ -39,7 +48,8 @@ bool has_type(const Json& value, const std::string& type) {
 Status validate_arguments(const Json& schema, const Json& arguments) {
   if (!arguments.is_object()) return fail("arguments must be a JSON object");
   for (const auto& key : schema.value("required", Json::array()))
-    if (!arguments.contains(key.get<std::string>())) return fail("missing required argument '" + key.get<std::string>() + "'");
+    if (!arguments.contains(key.get<std::string>()))
+      return fail("missing required argument '" + key.get<std::string>() + "'");
   const Json properties = schema.value("properties", Json::object());
   for (const auto& [key, value] : arguments.items()) {
     if (!properties.contains(key)) return fail("unknown argument '" + key + "'");

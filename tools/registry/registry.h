@@ -14,6 +14,8 @@ class ToolRegistry {
  public:
   /// Adds a tool; a second tool with the same name replaces nothing and throws (a bug).
   void add(std::unique_ptr<Tool> tool);
+  /// Puts `tool` in the place of the one of the same name (added if there is none).
+  void replace(std::unique_ptr<Tool> tool);
   /// The tool with that name, or null.
   Tool* find(const std::string& name) const;
   /// Every tool, in registration order.
