@@ -97,7 +97,8 @@ std::string resolve(const std::string& program, const std::map<std::string, std:
   size_t start = 0;
   while (start <= dirs.size()) {
     size_t end = dirs.find(':', start);
-    std::string dir = dirs.substr(start, end == std::string::npos ? std::string::npos : end - start);
+    std::string dir =
+        dirs.substr(start, end == std::string::npos ? std::string::npos : end - start);
     std::string candidate = dir + "/" + program;
     if (!dir.empty() && access(candidate.c_str(), X_OK) == 0) return candidate;
     if (end == std::string::npos) break;
@@ -129,8 +130,10 @@ ProcessResult LocalProcessRunner::run(const ProcessSpec& spec) {
   close_on_exec(input);
   std::error_code ec;
   bp::child child(
-      resolve(spec.argv.front(), spec.env), bp::args(std::vector<std::string>(spec.argv.begin() + 1, spec.argv.end())),
-      bp::start_dir(spec.cwd.empty() ? std::filesystem::current_path().string() : spec.cwd.string()),
+      resolve(spec.argv.front(), spec.env),
+      bp::args(std::vector<std::string>(spec.argv.begin() + 1, spec.argv.end())),
+      bp::start_dir(spec.cwd.empty() ? std::filesystem::current_path().string()
+                                     : spec.cwd.string()),
       env, (bp::std_out & bp::std_err) > pipe, bp::std_in < input, ec,
       bp::extend::on_exec_setup = [&spec](auto&) { prepare_child(spec); });
   ::close(input.native_source());

@@ -12,8 +12,8 @@ namespace fs = std::filesystem;
 namespace {
 
 // System folders a compiler and a program need; the user's files stay invisible.
-const char* const kSystemFolders[] = {"/usr", "/bin", "/sbin", "/lib", "/lib64", "/lib32",
-                                      "/etc", "/opt", "/sys"};
+const char* const kSystemFolders[] = {"/usr",   "/bin", "/sbin", "/lib", "/lib64",
+                                      "/lib32", "/etc", "/opt",  "/sys"};
 
 // $KOPT_BWRAP names the bubblewrap binary (tests point it at nothing to see kopt refuse).
 std::string find_bwrap() {
@@ -70,15 +70,20 @@ ProcessSpec confine(const ProcessSpec& inner, const fs::path& workspace,
   if (spec.cwd.empty()) spec.cwd = workspace;
   if (!policy.enabled) return spec;
 
-  std::vector<std::string> args = {find_bwrap(), "--unshare-all", "--die-with-parent",
-                                   "--new-session", "--clearenv", "--cap-drop", "ALL"};
+  std::vector<std::string> args = {find_bwrap(),
+                                   "--unshare-all",
+                                   "--die-with-parent",
+                                   "--new-session",
+                                   "--clearenv",
+                                   "--cap-drop",
+                                   "ALL"};
   for (const char* folder : kSystemFolders) add_bind(args, "--ro-bind", folder);
   // The private /tmp comes before the binds below, which may lie under /tmp and must stay visible.
   args.insert(args.end(), {"--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp"});
   for (const auto& folder : policy.read_only) add_bind(args, "--ro-bind", folder);
   for (const auto& device : policy.devices) add_bind(args, "--dev-bind", device);
-  args.insert(args.end(), {"--bind", workspace.string(), workspace.string(), "--chdir",
-                           spec.cwd.string()});
+  args.insert(args.end(),
+              {"--bind", workspace.string(), workspace.string(), "--chdir", spec.cwd.string()});
   for (const auto& [key, value] : inner.env) args.insert(args.end(), {"--setenv", key, value});
   args.push_back("--");
   args.insert(args.end(), inner.argv.begin(), inner.argv.end());

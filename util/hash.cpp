@@ -12,7 +12,9 @@ Hasher::Hasher() : state_(XXH3_createState()) {
   XXH3_128bits_reset(static_cast<XXH3_state_t*>(state_));
 }
 
-Hasher::~Hasher() { XXH3_freeState(static_cast<XXH3_state_t*>(state_)); }
+Hasher::~Hasher() {
+  XXH3_freeState(static_cast<XXH3_state_t*>(state_));
+}
 
 Hasher& Hasher::add(std::string_view field) {
   auto* state = static_cast<XXH3_state_t*>(state_);
@@ -36,6 +38,8 @@ std::string Hasher::hex() const {
   return text;
 }
 
-std::string hash_hex(std::string_view data) { return Hasher().add(data).hex(); }
+std::string hash_hex(std::string_view data) {
+  return Hasher().add(data).hex();
+}
 
 }  // namespace kopt

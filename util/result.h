@@ -14,7 +14,9 @@ struct Error {
 };
 
 /// Builds an Error from a message.
-inline Error fail(std::string message) { return Error{std::move(message)}; }
+inline Error fail(std::string message) {
+  return Error{std::move(message)};
+}
 
 /// A value of type T or an Error.
 template <class T>

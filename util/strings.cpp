@@ -25,7 +25,8 @@ std::string trim(std::string_view text) {
 std::string tail(std::string_view text, size_t max_bytes) {
   if (text.size() <= max_bytes) return std::string(text);
   std::string_view kept = text.substr(text.size() - max_bytes);
-  if (size_t newline = kept.find('\n'); newline != std::string_view::npos && newline + 1 < kept.size())
+  if (size_t newline = kept.find('\n');
+      newline != std::string_view::npos && newline + 1 < kept.size())
     kept = kept.substr(newline + 1);
   return "[... " + std::to_string(text.size() - kept.size()) + " bytes cut ...]\n" +
          std::string(kept);

@@ -16,7 +16,8 @@ namespace {
 std::vector<Benchmark> chosen_benchmarks(const Args& args) {
   std::vector<Benchmark> chosen;
   if (args.flag("all")) {
-    const std::filesystem::path suite = args.has("suite") ? std::filesystem::path(args.get("suite")) : default_suite();
+    const std::filesystem::path suite =
+        args.has("suite") ? std::filesystem::path(args.get("suite")) : default_suite();
     for (auto& bench : list_benchmarks(suite)) {
       if (!bench) throw UsageError{bench.error().message};
       chosen.push_back(std::move(*bench));
@@ -39,8 +40,10 @@ std::string row(const Evaluation& e, bool markdown) {
   }
   const std::string status = e.correct() ? e.status : e.status + ": " + e.reason;
   if (markdown)
-    return fmt::format("| {} | {} | {} | {} | {} | {} | {} |", e.benchmark, original, human, speedup, interval, p, status);
-  return fmt::format("{:<20} {:>13} {:>11} {:>9} {:>16} {:>8}  {}", e.benchmark, original, human, speedup, interval, p, status);
+    return fmt::format("| {} | {} | {} | {} | {} | {} | {} |", e.benchmark, original, human,
+                       speedup, interval, p, status);
+  return fmt::format("{:<20} {:>13} {:>11} {:>9} {:>16} {:>8}  {}", e.benchmark, original, human,
+                     speedup, interval, p, status);
 }
 
 int run_bench(const Args& args) {
@@ -49,10 +52,12 @@ int run_bench(const Args& args) {
   const bool markdown = args.flag("markdown"), json = args.flag("json");
   if (!json) {
     if (markdown)
-      fmt::print("| benchmark | original (ms) | human (ms) | speedup | 95% CI | p | verdict |\n|---|---:|---:|---:|---|---:|---|\n");
+      fmt::print(
+          "| benchmark | original (ms) | human (ms) | speedup | 95% CI | p | verdict "
+          "|\n|---|---:|---:|---:|---|---:|---|\n");
     else
-      fmt::print("{:<20} {:>13} {:>11} {:>9} {:>16} {:>8}  {}\n", "BENCHMARK", "ORIGINAL (ms)", "HUMAN (ms)",
-                 "SPEEDUP", "95% CI", "p", "VERDICT");
+      fmt::print("{:<20} {:>13} {:>11} {:>9} {:>16} {:>8}  {}\n", "BENCHMARK", "ORIGINAL (ms)",
+                 "HUMAN (ms)", "SPEEDUP", "95% CI", "p", "VERDICT");
     std::fflush(stdout);
   }
   Json all = Json::array();
@@ -68,8 +73,10 @@ int run_bench(const Args& args) {
     });
     status.clear();
     failures += e.status != verdict::kFaster;
-    if (json) all.push_back(to_json(e));
-    else fmt::print("{}\n", row(e, markdown));
+    if (json)
+      all.push_back(to_json(e));
+    else
+      fmt::print("{}\n", row(e, markdown));
     std::fflush(stdout);
   }
   if (json) std::cout << dump_json(all, 2) << "\n";
@@ -86,7 +93,8 @@ CommandSpec bench_command() {
       {"--json", "Print the evaluation documents as a JSON array", "", true},
       {"--budget", "Seconds the timing stage may spend per benchmark after three rounds", "20"}};
   for (auto& o : evaluator_options()) options.push_back(o);
-  return {"bench", "Time the human version against the original: is it a significant win?", options, run_bench};
+  return {"bench", "Time the human version against the original: is it a significant win?", options,
+          run_bench};
 }
 
 }  // namespace kopt::cli

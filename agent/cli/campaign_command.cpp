@@ -14,8 +14,9 @@ namespace {
 
 std::string cell(const Json& v) {
   if (!v.is_object() || v.value("speedup", 0.0) <= 0) return "-";
-  return fmt::format("{:.4g} ms {:.2f}x [{:.2f}, {:.2f}]", v.value("ms", 0.0), v.value("speedup", 0.0),
-                     v.value("ci_low", v.value("speedup", 0.0)), v.value("ci_high", v.value("speedup", 0.0)));
+  return fmt::format("{:.4g} ms {:.2f}x [{:.2f}, {:.2f}]", v.value("ms", 0.0),
+                     v.value("speedup", 0.0), v.value("ci_low", v.value("speedup", 0.0)),
+                     v.value("ci_high", v.value("speedup", 0.0)));
 }
 
 int run_campaign(const Args& args) {
@@ -26,8 +27,8 @@ int run_campaign(const Args& args) {
     benches.push_back(std::move(*bench));
   }
   if (benches.empty()) throw UsageError{"no benchmarks under " + folder.string()};
-  const std::string header = fmt::format("{:<18} {:>12} {:>30} {:>30} {:>8}  {}", "BENCHMARK", "ORIGINAL",
-                                         "HUMAN", "BEST FOUND", "OF HUMAN", "RUN");
+  const std::string header = fmt::format("{:<18} {:>12} {:>30} {:>30} {:>8}  {}", "BENCHMARK",
+                                         "ORIGINAL", "HUMAN", "BEST FOUND", "OF HUMAN", "RUN");
   std::vector<std::string> rows;
   int failed = 0;
   for (const auto& bench : benches) {
@@ -42,8 +43,9 @@ int run_campaign(const Args& args) {
       rows.push_back(fmt::format("{:<18} failed: {}", bench.name, report.error().message));
     } else {
       const Json& s = report->outcome.summary;
-      rows.push_back(fmt::format("{:<18} {:>9.4g} ms {:>30} {:>30} {:>7.0f}%  {}", bench.name, s["original"].value("ms", 0.0),
-                                 cell(s["human"]), cell(s["best"]), 100 * s.value("fraction_of_human_speedup", 0.0),
+      rows.push_back(fmt::format("{:<18} {:>9.4g} ms {:>30} {:>30} {:>7.0f}%  {}", bench.name,
+                                 s["original"].value("ms", 0.0), cell(s["human"]), cell(s["best"]),
+                                 100 * s.value("fraction_of_human_speedup", 0.0),
                                  report->dir.filename().string()));
     }
     std::fprintf(stderr, "%s\n", rows.back().c_str());
@@ -56,11 +58,13 @@ int run_campaign(const Args& args) {
 }  // namespace
 
 CommandSpec campaign_command() {
-  std::vector<OptionSpec> options = {{"DIR", "Folder of benchmarks (every benchmark.json below it)", "", false, true}};
+  std::vector<OptionSpec> options = {
+      {"DIR", "Folder of benchmarks (every benchmark.json below it)", "", false, true}};
   for (auto& o : run_options())
     if (o.name != "--suite") options.push_back(o);
-  return {"campaign", "Run the loop on every benchmark under a folder and compare with the human versions", options,
-          run_campaign};
+  return {"campaign",
+          "Run the loop on every benchmark under a folder and compare with the human versions",
+          options, run_campaign};
 }
 
 }  // namespace kopt::cli

@@ -21,7 +21,9 @@ std::string Args::get(const std::string& name) const {
   return it == values_.end() ? std::string() : it->second;
 }
 
-bool Args::has(const std::string& name) const { return !get(name).empty(); }
+bool Args::has(const std::string& name) const {
+  return !get(name).empty();
+}
 
 long Args::get_int(const std::string& name) const {
   std::string text = get(name);
@@ -54,7 +56,8 @@ struct Binding {
   bool flag = false;
 };
 
-CLI::App* find_or_add(CLI::App& root, const std::vector<std::string>& path, const std::string& help) {
+CLI::App* find_or_add(CLI::App& root, const std::vector<std::string>& path,
+                      const std::string& help) {
   CLI::App* app = &root;
   for (size_t i = 0; i < path.size(); ++i) {
     CLI::App* next = nullptr;
@@ -114,7 +117,8 @@ int run_cli(int argc, char** argv) {
     CLI::App* app = find_or_add(root, split(commands[i].name, ' '), commands[i].help);
     auto& list = *bindings.emplace_back(std::make_unique<std::vector<Binding>>());
     list.reserve(commands[i].options.size());
-    for (const auto& option : commands[i].options) bind_option(*app, list.emplace_back(Binding{&option, {}, {}, false}));
+    for (const auto& option : commands[i].options)
+      bind_option(*app, list.emplace_back(Binding{&option, {}, {}, false}));
     apps.emplace_back(app, i);
   }
   try {

@@ -12,13 +12,13 @@ namespace kopt::cli {
 
 /// One option or positional argument of a command.
 struct OptionSpec {
-  std::string name;                ///< "--iterations" for an option, "BENCH" for a positional.
+  std::string name;  ///< "--iterations" for an option, "BENCH" for a positional.
   std::string help = {};
   std::string default_value = {};  ///< Shown in help and used when absent.
   bool is_flag = false;            ///< A switch without a value.
   bool required = false;
-  std::string env = {};            ///< Environment variable that supplies the value when absent.
-  bool repeated = false;           ///< May be given several times (values joined by '\n').
+  std::string env = {};   ///< Environment variable that supplies the value when absent.
+  bool repeated = false;  ///< May be given several times (values joined by '\n').
 };
 
 /// Parsed values of one invocation, by option name without dashes.

@@ -16,7 +16,8 @@ namespace {
 
 void print_build(const Evaluation& e) {
   const BuildOutcome& b = e.build;
-  fmt::print("build      {}{} {:.2f} s\n", b.ok ? "ok" : "FAILED", b.cached ? " (cached)" : "", b.seconds);
+  fmt::print("build      {}{} {:.2f} s\n", b.ok ? "ok" : "FAILED", b.cached ? " (cached)" : "",
+             b.seconds);
   if (!b.ok && !b.log.empty() && !b.rejected()) fmt::print("{}\n", b.log);
 }
 
@@ -26,7 +27,8 @@ void print_check(const Evaluation& e) {
   double max_rel = 0;
   for (const auto& k : c.cases) max_rel = std::max(max_rel, k.max_rel_error);
   if (c.ok)
-    fmt::print("check      ok: {} sizes x {} seeds, max relative error {:.3g}\n", c.cases.size(), c.seeds.size(), max_rel);
+    fmt::print("check      ok: {} sizes x {} seeds, max relative error {:.3g}\n", c.cases.size(),
+               c.seeds.size(), max_rel);
   else
     fmt::print("check      FAILED ({})\n", c.category);
 }
@@ -38,16 +40,21 @@ void print_timing(const Evaluation& e) {
     fmt::print("time       FAILED ({})\n", t.category);
     return;
   }
-  auto side = [](const Spread& s) { return fmt::format("{:.4g} ms [IQR {:.4g}-{:.4g}]", s.median * 1e3, s.p25 * 1e3, s.p75 * 1e3); };
-  fmt::print("time       {} {}  candidate {}\n", e.baseline, side(t.baseline_spread), side(t.candidate_spread));
-  fmt::print("           {} rounds of alternating processes, {} + {} timed calls, {} timed outputs checked\n",
-             t.rounds, t.baseline_spread.count, t.candidate_spread.count, t.captures_checked);
-  fmt::print("speedup    {:.3f}x  95% CI [{:.3f}, {:.3f}]  Mann-Whitney p = {:.2g}\n", t.interval.speedup,
-             t.interval.low, t.interval.high, t.p_value);
+  auto side = [](const Spread& s) {
+    return fmt::format("{:.4g} ms [IQR {:.4g}-{:.4g}]", s.median * 1e3, s.p25 * 1e3, s.p75 * 1e3);
+  };
+  fmt::print("time       {} {}  candidate {}\n", e.baseline, side(t.baseline_spread),
+             side(t.candidate_spread));
+  fmt::print(
+      "           {} rounds of alternating processes, {} + {} timed calls, {} timed outputs "
+      "checked\n",
+      t.rounds, t.baseline_spread.count, t.candidate_spread.count, t.captures_checked);
+  fmt::print("speedup    {:.3f}x  95% CI [{:.3f}, {:.3f}]  Mann-Whitney p = {:.2g}\n",
+             t.interval.speedup, t.interval.low, t.interval.high, t.p_value);
   if (e.placement)
     fmt::print("achieved   {:.3g} GFLOP/s, {:.3g} GB/s (original {:.3g} GFLOP/s, {:.3g} GB/s)\n",
-               e.placement->candidate_gflops, e.placement->candidate_gbytes, e.placement->baseline_gflops,
-               e.placement->baseline_gbytes);
+               e.placement->candidate_gflops, e.placement->candidate_gbytes,
+               e.placement->baseline_gflops, e.placement->baseline_gbytes);
 }
 
 void print_human(const Benchmark& bench, const Evaluation& e) {
@@ -80,7 +87,8 @@ int run_eval(const Args& args) {
   });
   status.clear();
   if (args.has("out"))
-    if (auto st = write_json_file(args.get("out"), to_json(e)); !st) throw UsageError{st.error().message};
+    if (auto st = write_json_file(args.get("out"), to_json(e)); !st)
+      throw UsageError{st.error().message};
   if (args.flag("json"))
     std::cout << dump_json(to_json(e), 2) << "\n";
   else
@@ -94,13 +102,15 @@ CommandSpec eval_command() {
   std::vector<OptionSpec> options = {
       {"BENCH", "Benchmark name or folder", "", false, true},
       {"--variant", "original, human, or a kernel file to evaluate", "original"},
-      {"--json", "Print the full evaluation document (kopt-evaluation/1) with every sample", "", true},
+      {"--json", "Print the full evaluation document (kopt-evaluation/1) with every sample", "",
+       true},
       {"--out", "Also write the evaluation document to this file"},
       {"--no-time", "Build and check only", "", true},
       {"--budget", "Seconds the timing stage may spend once its first three rounds are done", "20"},
       {"--seed", "Seed for drawing check and timing seeds (default: fresh entropy)"}};
   for (auto& o : evaluator_options()) options.push_back(o);
-  return {"eval", "Build, check and time one variant of a benchmark against its original", options, run_eval};
+  return {"eval", "Build, check and time one variant of a benchmark against its original", options,
+          run_eval};
 }
 
 }  // namespace kopt::cli

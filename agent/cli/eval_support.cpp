@@ -8,37 +8,47 @@
 namespace kopt::cli {
 
 std::vector<OptionSpec> evaluator_options() {
-  return {{"--suite", "Folder holding benchmark folders (default: kopt's own suite)", "", false, false, "KOPT_SUITE"},
-          {"--no-sandbox", "Run candidate code without bubblewrap (recorded in every result)", "", true}};
+  return {{"--suite", "Folder holding benchmark folders (default: kopt's own suite)", "", false,
+           false, "KOPT_SUITE"},
+          {"--no-sandbox", "Run candidate code without bubblewrap (recorded in every result)", "",
+           true}};
 }
 
 Benchmark load_benchmark_arg(const Args& args, const std::string& name) {
-  const std::filesystem::path suite = args.has("suite") ? std::filesystem::path(args.get("suite")) : default_suite();
+  const std::filesystem::path suite =
+      args.has("suite") ? std::filesystem::path(args.get("suite")) : default_suite();
   auto bench = find_benchmark(name, suite);
   if (!bench) throw UsageError{bench.error().message};
   return std::move(bench).value();
 }
 
-EvaluatorSession::EvaluatorSession(const Args& args) : runner_(std::make_unique<LocalProcessRunner>()) {
+EvaluatorSession::EvaluatorSession(const Args& args)
+    : runner_(std::make_unique<LocalProcessRunner>()) {
   const bool sandbox = !args.flag("no-sandbox");
   if (sandbox) {
     if (auto usable = probe_sandbox(); !usable)
-      throw UsageError{usable.error().message +
-                       "; kopt does not run candidate code unconfined unless you pass --no-sandbox"};
+      throw UsageError{
+          usable.error().message +
+          "; kopt does not run candidate code unconfined unless you pass --no-sandbox"};
   } else {
-    std::fprintf(stderr, "kopt: warning: --no-sandbox: candidate code runs unconfined (recorded)\n");
+    std::fprintf(stderr,
+                 "kopt: warning: --no-sandbox: candidate code runs unconfined (recorded)\n");
   }
   evaluator_ = std::make_unique<LocalEvaluator>(default_context(*runner_, sandbox));
 }
 
 Variant load_variant(const Benchmark& bench, const std::string& variant) {
   std::filesystem::path path;
-  if (variant == "original") path = bench.kernel_path();
-  else if (variant == "human") path = bench.human_path();
-  else path = variant;
+  if (variant == "original")
+    path = bench.kernel_path();
+  else if (variant == "human")
+    path = bench.human_path();
+  else
+    path = variant;
   auto source = read_file(path);
   if (!source) throw UsageError{source.error().message};
-  const std::string label = (variant == "original" || variant == "human") ? variant : path.filename().string();
+  const std::string label =
+      (variant == "original" || variant == "human") ? variant : path.filename().string();
   return {label, std::move(*source)};
 }
 

@@ -11,7 +11,9 @@ namespace kopt::cli {
 
 namespace {
 
-std::string runs_folder(const Args& args) { return args.has("out") ? args.get("out") : default_runs_root().string(); }
+std::string runs_folder(const Args& args) {
+  return args.has("out") ? args.get("out") : default_runs_root().string();
+}
 
 RunView open_view(const Args& args) {
   auto dir = find_run(args.get("RUN"), runs_folder(args));
@@ -22,7 +24,8 @@ RunView open_view(const Args& args) {
 }
 
 std::string speedup_text(const CandidateVerdict& v) {
-  return v.speedup > 0 ? fmt::format("{:.2f}x [{:.2f}, {:.2f}]", v.speedup, v.ci_low, v.ci_high) : "-";
+  return v.speedup > 0 ? fmt::format("{:.2f}x [{:.2f}, {:.2f}]", v.speedup, v.ci_low, v.ci_high)
+                       : "-";
 }
 
 int run_runs(const Args& args) {
@@ -32,57 +35,71 @@ int run_runs(const Args& args) {
   for (const auto& entry : std::filesystem::directory_iterator(root, ec))
     if (std::filesystem::exists(entry.path() / "run.json")) dirs.push_back(entry.path());
   std::sort(dirs.begin(), dirs.end());
-  fmt::print("{:<36} {:<18} {:<22} {:<9} {:>10} {:>10}\n", "RUN", "BENCHMARK", "LLM", "STATUS", "BEST", "HUMAN");
+  fmt::print("{:<36} {:<18} {:<22} {:<9} {:>10} {:>10}\n", "RUN", "BENCHMARK", "LLM", "STATUS",
+             "BEST", "HUMAN");
   for (const auto& dir : dirs) {
     auto record = RunRecord::open(dir);
     if (!record) continue;
     const Json& info = record->info();
     const Json summary = record->summary();
     auto speed = [&](const char* key) {
-      return summary.is_object() ? fmt::format("{:.2f}x", summary[key].value("speedup", 0.0)) : std::string("-");
+      return summary.is_object() ? fmt::format("{:.2f}x", summary[key].value("speedup", 0.0))
+                                 : std::string("-");
     };
     fmt::print("{:<36} {:<18} {:<22} {:<9} {:>10} {:>10}\n", dir.filename().string(),
-               info["benchmark"].value("name", "?"), info["config"].value("llm", "?").substr(0, 22), info.value("status", "?"),
-               speed("best"), speed("human"));
+               info["benchmark"].value("name", "?"), info["config"].value("llm", "?").substr(0, 22),
+               info.value("status", "?"), speed("best"), speed("human"));
   }
   return 0;
 }
 
 int run_show(const Args& args) {
   RunView v = open_view(args);
-  fmt::print("run      {} ({}, {})\n", v.dir.filename().string(), v.info["benchmark"].value("name", "?"),
-             v.info["config"].value("llm", "?"));
-  fmt::print("status   {}{}\n", v.info.value("status", "?"), v.stop_rule.empty() ? "" : " (" + v.stop_rule + ": " + v.stop_reason + ")");
-  fmt::print("human    {:.4g} ms vs original {:.4g} ms: {}\n\n", v.human.candidate_ms, v.human.original_ms, speedup_text(v.human));
-  fmt::print("{:<5} {:<6} {:<9} {:<13} {:>9} {:>22} {:>9} {:>8} {:>8}\n", "ITER", "CAND", "FROM", "VERDICT", "MS",
-             "SPEEDUP [95% CI]", "GFLOP/s", "GB/s", "TOKENS");
+  fmt::print("run      {} ({}, {})\n", v.dir.filename().string(),
+             v.info["benchmark"].value("name", "?"), v.info["config"].value("llm", "?"));
+  fmt::print("status   {}{}\n", v.info.value("status", "?"),
+             v.stop_rule.empty() ? "" : " (" + v.stop_rule + ": " + v.stop_reason + ")");
+  fmt::print("human    {:.4g} ms vs original {:.4g} ms: {}\n\n", v.human.candidate_ms,
+             v.human.original_ms, speedup_text(v.human));
+  fmt::print("{:<5} {:<6} {:<9} {:<13} {:>9} {:>22} {:>9} {:>8} {:>8}\n", "ITER", "CAND", "FROM",
+             "VERDICT", "MS", "SPEEDUP [95% CI]", "GFLOP/s", "GB/s", "TOKENS");
   for (const auto& it : v.iterations) {
     bool first = true;
     for (const auto& c : v.candidates) {
       if (c.iteration != it.number) continue;
-      const std::string tokens = first ? fmt::format("{:.1f}k", (it.input_tokens + it.output_tokens) / 1000.0) : "";
-      fmt::print("{:<5} {:<6} {:<9} {:<13} {:>9} {:>22} {:>9} {:>8} {:>8}{}\n", first ? std::to_string(it.number) : "",
-                 c.id, c.parent, c.verdict.status, c.verdict.candidate_ms > 0 ? fmt::format("{:.4g}", c.verdict.candidate_ms) : "-",
-                 speedup_text(c.verdict), c.verdict.gflops > 0 ? fmt::format("{:.3g}", c.verdict.gflops) : "-",
-                 c.verdict.gbytes_per_s > 0 ? fmt::format("{:.3g}", c.verdict.gbytes_per_s) : "-", tokens,
-                 c.accepted ? "  <- best" : "");
-      if (!c.verdict.correct() && !c.verdict.reason.empty()) fmt::print("      {}\n", c.verdict.reason.substr(0, 160));
+      const std::string tokens =
+          first ? fmt::format("{:.1f}k", (it.input_tokens + it.output_tokens) / 1000.0) : "";
+      fmt::print("{:<5} {:<6} {:<9} {:<13} {:>9} {:>22} {:>9} {:>8} {:>8}{}\n",
+                 first ? std::to_string(it.number) : "", c.id, c.parent, c.verdict.status,
+                 c.verdict.candidate_ms > 0 ? fmt::format("{:.4g}", c.verdict.candidate_ms) : "-",
+                 speedup_text(c.verdict),
+                 c.verdict.gflops > 0 ? fmt::format("{:.3g}", c.verdict.gflops) : "-",
+                 c.verdict.gbytes_per_s > 0 ? fmt::format("{:.3g}", c.verdict.gbytes_per_s) : "-",
+                 tokens, c.accepted ? "  <- best" : "");
+      if (!c.verdict.correct() && !c.verdict.reason.empty())
+        fmt::print("      {}\n", c.verdict.reason.substr(0, 160));
       first = false;
     }
   }
-  if (v.torn) fmt::print("\nnote: the event log ends in a torn line (the run was killed while writing); kopt resume continues it\n");
+  if (v.torn)
+    fmt::print(
+        "\nnote: the event log ends in a torn line (the run was killed while writing); kopt resume "
+        "continues it\n");
   return 0;
 }
 
 std::string source_of(const RunView& v, const std::string& id) {
   if (id == "original") {
-    auto text = read_file(std::filesystem::path(v.info["benchmark"].value("dir", "")) / "original.cpp");
-    if (!text) text = read_file(std::filesystem::path(v.info["benchmark"].value("dir", "")) / "original.cu");
+    auto text =
+        read_file(std::filesystem::path(v.info["benchmark"].value("dir", "")) / "original.cpp");
+    if (!text)
+      text = read_file(std::filesystem::path(v.info["benchmark"].value("dir", "")) / "original.cu");
     if (!text) throw UsageError{"cannot read the original kernel of this run's benchmark"};
     return *text;
   }
   const CandidateView* c = find_candidate(v, id);
-  if (!c || c->source.empty()) throw UsageError{"no candidate '" + id + "' with a source in this run"};
+  if (!c || c->source.empty())
+    throw UsageError{"no candidate '" + id + "' with a source in this run"};
   return c->source;
 }
 
@@ -99,16 +116,24 @@ const OptionSpec kOut = {"--out", "Folder of runs (default: $KOPT_RUNS or ./runs
 
 }  // namespace
 
-CommandSpec runs_command() { return {"runs", "List the recorded runs", {kOut}, run_runs}; }
+CommandSpec runs_command() {
+  return {"runs", "List the recorded runs", {kOut}, run_runs};
+}
 
 CommandSpec show_command() {
-  return {"show", "Show a run iteration by iteration: verdicts, times, speedups, rates, tokens", {kRun, kOut}, run_show};
+  return {"show",
+          "Show a run iteration by iteration: verdicts, times, speedups, rates, tokens",
+          {kRun, kOut},
+          run_show};
 }
 
 CommandSpec diff_command() {
   return {"diff",
           "Show the difference between two candidates of a run (ids, or 'original')",
-          {kRun, {"A", "First candidate", "", false, true}, {"B", "Second candidate", "", false, true}, kOut},
+          {kRun,
+           {"A", "First candidate", "", false, true},
+           {"B", "Second candidate", "", false, true},
+           kOut},
           run_diff};
 }
 

@@ -8,7 +8,8 @@ namespace kopt::cli {
 namespace {
 
 int run_list(const Args& args) {
-  const std::filesystem::path suite = args.has("suite") ? std::filesystem::path(args.get("suite")) : default_suite();
+  const std::filesystem::path suite =
+      args.has("suite") ? std::filesystem::path(args.get("suite")) : default_suite();
   int broken = 0;
   const bool paths = args.flag("paths");
   std::printf("%-22s %-7s %s\n", "BENCHMARK", "LANG", paths ? "FOLDER" : "SUMMARY");

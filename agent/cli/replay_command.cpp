@@ -12,10 +12,13 @@ namespace kopt::cli {
 
 namespace {
 
-std::string runs_folder(const Args& args) { return args.has("out") ? args.get("out") : default_runs_root().string(); }
+std::string runs_folder(const Args& args) {
+  return args.has("out") ? args.get("out") : default_runs_root().string();
+}
 
 std::string speedup_text(const CandidateVerdict& v) {
-  return v.speedup > 0 ? fmt::format("{:.2f}x [{:.2f}, {:.2f}]", v.speedup, v.ci_low, v.ci_high) : v.status;
+  return v.speedup > 0 ? fmt::format("{:.2f}x [{:.2f}, {:.2f}]", v.speedup, v.ci_low, v.ci_high)
+                       : v.status;
 }
 
 // Rebuilds, re-checks and re-times every recorded candidate and compares the measurements.
@@ -37,13 +40,18 @@ int reexecute(const Args& args, const RunView& view) {
     status.clear();
     CandidateVerdict now = read_verdict(to_json(e));
     const bool same_status = now.status == c.verdict.status;
-    const bool within = c.verdict.speedup <= 0 || (now.speedup >= c.verdict.ci_low && now.speedup <= c.verdict.ci_high);
+    const bool within = c.verdict.speedup <= 0 ||
+                        (now.speedup >= c.verdict.ci_low && now.speedup <= c.verdict.ci_high);
     const bool agrees = same_status && within;
     disagreements += !agrees;
-    fmt::print("{:<8} {:<12} {:<24} {:<12} {:<24} {}\n", c.id, c.verdict.status, speedup_text(c.verdict), now.status,
-               speedup_text(now), agrees ? "yes" : (same_status ? "speedup outside the recorded interval" : "verdict changed"));
+    fmt::print("{:<8} {:<12} {:<24} {:<12} {:<24} {}\n", c.id, c.verdict.status,
+               speedup_text(c.verdict), now.status, speedup_text(now),
+               agrees
+                   ? "yes"
+                   : (same_status ? "speedup outside the recorded interval" : "verdict changed"));
   }
-  fmt::print("{} candidates re-measured, {} disagree with the record\n", view.candidates.size(), disagreements);
+  fmt::print("{} candidates re-measured, {} disagree with the record\n", view.candidates.size(),
+             disagreements);
   return 0;
 }
 
@@ -56,14 +64,15 @@ int run_replay(const Args& args) {
     return reexecute(args, *view);
   }
   StatusLine status;
-  auto report = replay_run(*dir, [&](const std::string& line) { status.update("kopt replay · " + line); });
+  auto report =
+      replay_run(*dir, [&](const std::string& line) { status.update("kopt replay · " + line); });
   status.clear();
   if (!report) {
     fmt::print("replay DIVERGED: {}\n", report.error().message);
     return 1;
   }
-  fmt::print("replay verified: {} events identical to the record apart from times; best {} ({})\n", report->events,
-             report->outcome.state.best_id, report->outcome.rule);
+  fmt::print("replay verified: {} events identical to the record apart from times; best {} ({})\n",
+             report->events, report->outcome.state.best_id, report->outcome.rule);
   return 0;
 }
 
@@ -72,12 +81,14 @@ int run_replay(const Args& args) {
 CommandSpec replay_command() {
   std::vector<OptionSpec> options = {
       {"RUN", "Run folder, name or id", "", false, true},
-      {"--reexecute", "Rebuild, re-check and re-time every candidate and compare with the record", "", true},
+      {"--reexecute", "Rebuild, re-check and re-time every candidate and compare with the record",
+       "", true},
       {"--timing-budget", "Seconds each re-timing may take beyond its first three rounds", "10"},
       {"--out", "Folder of runs (default: $KOPT_RUNS or ./runs)"}};
   for (auto& o : evaluator_options()) options.push_back(o);
-  return {"replay", "Re-run a run's loop on its recorded model answers and tool results, and verify it", options,
-          run_replay};
+  return {"replay",
+          "Re-run a run's loop on its recorded model answers and tool results, and verify it",
+          options, run_replay};
 }
 
 }  // namespace kopt::cli

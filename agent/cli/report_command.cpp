@@ -18,9 +18,12 @@ int run_report(const Args& args) {
   if (!view) throw UsageError{view.error().message};
   std::optional<Roofs> roofs;
   if (args.has("peak-gflops") && args.has("peak-gbs"))
-    roofs = Roofs{args.get_double("peak-gflops"), args.get_double("peak-gbs"), "given on the command line"};
-  const std::filesystem::path file = args.has("html") ? std::filesystem::path(args.get("html")) : *dir / "report.html";
-  if (auto st = write_file(file, render_html_report(*view, roofs)); !st) throw UsageError{st.error().message};
+    roofs = Roofs{args.get_double("peak-gflops"), args.get_double("peak-gbs"),
+                  "given on the command line"};
+  const std::filesystem::path file =
+      args.has("html") ? std::filesystem::path(args.get("html")) : *dir / "report.html";
+  if (auto st = write_file(file, render_html_report(*view, roofs)); !st)
+    throw UsageError{st.error().message};
   fmt::print("{}\n", file.string());
   return 0;
 }

@@ -20,17 +20,19 @@ void print_outcome(const RunReport& report) {
   fmt::print("stopped  {}: {}\n", report.outcome.rule, report.outcome.reason);
   fmt::print("original {:.4g} ms\n", s["original"].value("ms", 0.0));
   if (human.value("speedup", 0.0) > 0)
-    fmt::print("human    {:.4g} ms, {:.2f}x [{:.2f}, {:.2f}]\n", human.value("ms", 0.0), human.value("speedup", 0.0),
-               human.value("ci_low", 0.0), human.value("ci_high", 0.0));
+    fmt::print("human    {:.4g} ms, {:.2f}x [{:.2f}, {:.2f}]\n", human.value("ms", 0.0),
+               human.value("speedup", 0.0), human.value("ci_low", 0.0),
+               human.value("ci_high", 0.0));
   if (best.value("id", "") == "original")
     fmt::print("best     the original (no candidate was a significant win)\n");
   else
-    fmt::print("best     {}: {:.4g} ms, {:.2f}x [{:.2f}, {:.2f}], {:.0f}% of the human speedup\n", best.value("id", ""),
-               best.value("ms", 0.0), best.value("speedup", 0.0), best.value("ci_low", 0.0), best.value("ci_high", 0.0),
+    fmt::print("best     {}: {:.4g} ms, {:.2f}x [{:.2f}, {:.2f}], {:.0f}% of the human speedup\n",
+               best.value("id", ""), best.value("ms", 0.0), best.value("speedup", 0.0),
+               best.value("ci_low", 0.0), best.value("ci_high", 0.0),
                100 * s.value("fraction_of_human_speedup", 0.0));
   const Json& usage = s["usage"];
-  fmt::print("tokens   {} in, {} out in {} model calls\n", usage.value("input_tokens", 0), usage.value("output_tokens", 0),
-             usage.value("calls", 0));
+  fmt::print("tokens   {} in, {} out in {} model calls\n", usage.value("input_tokens", 0),
+             usage.value("output_tokens", 0), usage.value("calls", 0));
 }
 
 int finish(const Result<RunReport>& report, const std::string& command) {
@@ -45,7 +47,9 @@ int finish(const Result<RunReport>& report, const std::string& command) {
 int run_run(const Args& args) {
   RunConfig config = read_run_config(args, args.get("BENCH"));
   StatusLine status;
-  auto report = start_run(config, runs_root(args), [&](const std::string& line) { status.update("kopt run " + config.benchmark + " · " + line); });
+  auto report = start_run(config, runs_root(args), [&](const std::string& line) {
+    status.update("kopt run " + config.benchmark + " · " + line);
+  });
   status.clear();
   return finish(report, "run");
 }
@@ -54,7 +58,8 @@ int run_resume(const Args& args) {
   auto dir = find_run(args.get("RUN"), runs_root(args));
   if (!dir) throw UsageError{dir.error().message};
   StatusLine status;
-  auto report = resume_run(*dir, [&](const std::string& line) { status.update("kopt resume · " + line); });
+  auto report =
+      resume_run(*dir, [&](const std::string& line) { status.update("kopt resume · " + line); });
   status.clear();
   return finish(report, "resume");
 }
@@ -70,7 +75,8 @@ CommandSpec run_command() {
 CommandSpec resume_command() {
   return {"resume",
           "Continue an interrupted run, losing nothing it recorded",
-          {{"RUN", "Run folder, name or id", "", false, true}, {"--out", "Folder of runs (default: $KOPT_RUNS or ./runs)"}},
+          {{"RUN", "Run folder, name or id", "", false, true},
+           {"--out", "Folder of runs (default: $KOPT_RUNS or ./runs)"}},
           run_resume};
 }
 

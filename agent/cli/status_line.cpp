@@ -13,7 +13,9 @@ StatusLine::StatusLine() {
   smart_ = isatty(STDERR_FILENO) && term && std::strcmp(term, "dumb") != 0;
 }
 
-StatusLine::~StatusLine() { clear(); }
+StatusLine::~StatusLine() {
+  clear();
+}
 
 void StatusLine::update(const std::string& text) {
   if (smart_) {

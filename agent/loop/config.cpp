@@ -3,13 +3,25 @@
 namespace kopt {
 
 Json to_json(const RunConfig& c) {
-  return {{"benchmark", c.benchmark}, {"suite", c.suite}, {"llm", c.llm}, {"iterations", c.iterations},
-          {"candidates", c.candidates}, {"seed", c.seed}, {"target_speedup", c.target_speedup},
-          {"roofline_fraction", c.roofline_fraction}, {"budget_tokens", c.budget_tokens},
-          {"budget_usd", c.budget_usd}, {"patience", c.patience}, {"timing_budget", c.timing_budget},
-          {"sandbox", c.sandbox}, {"temperature", c.temperature}, {"max_tokens", c.max_tokens},
-          {"analyst_tool_rounds", c.analyst_tool_rounds}, {"optimizer_tool_rounds", c.optimizer_tool_rounds},
-          {"no_code_retries", c.no_code_retries}, {"repair_attempts", c.repair_attempts}};
+  return {{"benchmark", c.benchmark},
+          {"suite", c.suite},
+          {"llm", c.llm},
+          {"iterations", c.iterations},
+          {"candidates", c.candidates},
+          {"seed", c.seed},
+          {"target_speedup", c.target_speedup},
+          {"roofline_fraction", c.roofline_fraction},
+          {"budget_tokens", c.budget_tokens},
+          {"budget_usd", c.budget_usd},
+          {"patience", c.patience},
+          {"timing_budget", c.timing_budget},
+          {"sandbox", c.sandbox},
+          {"temperature", c.temperature},
+          {"max_tokens", c.max_tokens},
+          {"analyst_tool_rounds", c.analyst_tool_rounds},
+          {"optimizer_tool_rounds", c.optimizer_tool_rounds},
+          {"no_code_retries", c.no_code_retries},
+          {"repair_attempts", c.repair_attempts}};
 }
 
 Result<RunConfig> config_from_json(const Json& j) {

@@ -13,24 +13,24 @@ namespace kopt {
 
 struct RunConfig {
   std::string benchmark;
-  std::string suite;                 ///< Folder the benchmark was found in.
-  std::string llm = "local";         ///< Backend spec.
+  std::string suite;          ///< Folder the benchmark was found in.
+  std::string llm = "local";  ///< Backend spec.
   int iterations = 5;
-  int candidates = 1;                ///< Optimizer attempts per iteration.
-  uint64_t seed = 1;                 ///< Seeds model sampling and evaluation seeds.
-  double target_speedup = 0;         ///< Stop once the best reaches it (0: no target).
-  double roofline_fraction = 0;      ///< Stop once the best reaches this fraction of its bound.
-  int64_t budget_tokens = 0;         ///< 0: unlimited.
-  double budget_usd = 0;             ///< 0: unlimited.
-  int patience = 3;                  ///< Stop after this many iterations without a gain.
-  double timing_budget = 10;         ///< Seconds per evaluation's timing beyond three rounds.
+  int candidates = 1;            ///< Optimizer attempts per iteration.
+  uint64_t seed = 1;             ///< Seeds model sampling and evaluation seeds.
+  double target_speedup = 0;     ///< Stop once the best reaches it (0: no target).
+  double roofline_fraction = 0;  ///< Stop once the best reaches this fraction of its bound.
+  int64_t budget_tokens = 0;     ///< 0: unlimited.
+  double budget_usd = 0;         ///< 0: unlimited.
+  int patience = 3;              ///< Stop after this many iterations without a gain.
+  double timing_budget = 10;     ///< Seconds per evaluation's timing beyond three rounds.
   bool sandbox = true;
   double temperature = 0.2;
   int max_tokens = 4096;
-  int analyst_tool_rounds = 4;       ///< Tool-call rounds the analyst may take.
-  int optimizer_tool_rounds = 6;     ///< Tool-call rounds the optimizer may take.
-  int no_code_retries = 2;           ///< Reminders for a reply without a kernel file.
-  int repair_attempts = 1;           ///< Corrections asked for a candidate kopt rejected.
+  int analyst_tool_rounds = 4;    ///< Tool-call rounds the analyst may take.
+  int optimizer_tool_rounds = 6;  ///< Tool-call rounds the optimizer may take.
+  int no_code_retries = 2;        ///< Reminders for a reply without a kernel file.
+  int repair_attempts = 1;        ///< Corrections asked for a candidate kopt rejected.
 };
 
 Json to_json(const RunConfig& config);

@@ -22,7 +22,11 @@ std::optional<std::string> code_in_text(const std::string& text) {
 
 Conversation::Conversation(LoopServices& services, std::string role, int iteration,
                            std::vector<std::string> tools, int max_rounds)
-    : s_(services), role_(std::move(role)), iteration_(iteration), tools_(std::move(tools)), max_rounds_(max_rounds) {
+    : s_(services),
+      role_(std::move(role)),
+      iteration_(iteration),
+      tools_(std::move(tools)),
+      max_rounds_(max_rounds) {
   request_.temperature = s_.config->temperature;
   request_.max_tokens = s_.config->max_tokens;
   for (const auto& name : tools_) {
@@ -53,8 +57,12 @@ std::optional<Error> Conversation::call_model(llm::ChatResponse& response, std::
   s_.progress(role_);
   auto answer = s_.effects->chat(role_, request_);
   if (!answer) {
-    Json event = {{"type", "model_error"}, {"seq", seq}, {"role", role_}, {"iteration", iteration_},
-                  {"request_hash", llm::request_hash(request_)}, {"error", answer.error().message}};
+    Json event = {{"type", "model_error"},
+                  {"seq", seq},
+                  {"role", role_},
+                  {"iteration", iteration_},
+                  {"request_hash", llm::request_hash(request_)},
+                  {"error", answer.error().message}};
     if (auto st = s_.events->emit(event); !st) return st.error();
     return answer.error();
   }
@@ -108,20 +116,24 @@ bool Conversation::handle_calls(const llm::ChatResponse& response, Turn& turn) {
 std::string Conversation::dispatch(const llm::ToolCall& call, Turn& turn) {
   auto refuse = [&](const std::string& why) {
     ++turn.invalid_calls;
-    return "error: " + why + " (" + std::to_string(kMaxInvalidCalls - turn.invalid_calls) + " invalid calls left)";
+    return "error: " + why + " (" + std::to_string(kMaxInvalidCalls - turn.invalid_calls) +
+           " invalid calls left)";
   };
   if (std::find(tools_.begin(), tools_.end(), call.name) == tools_.end())
     return refuse("there is no tool '" + call.name + "' here; the tools are " + join(tools_, ", "));
   auto args = llm::parse_arguments(call);
-  if (!args) return refuse("the arguments of " + call.name + " are not a JSON object: " + args.error().message);
+  if (!args)
+    return refuse("the arguments of " + call.name +
+                  " are not a JSON object: " + args.error().message);
   Tool* tool = s_.registry->find(call.name);
   if (auto valid = validate_arguments(tool->schema(), *args); !valid)
     return refuse(call.name + ": " + valid.error().message);
   ++turn.tool_calls;
   s_.progress(role_ + ": " + call.name);
   ToolResult result = s_.effects->tool(role_, call.name, *args, *s_.tool_context);
-  Json event = {{"type", "tool_call"}, {"role", role_}, {"iteration", iteration_}, {"name", call.name},
-                {"arguments", *args}, {"ok", result.ok}, {"text", result.text}, {"data", result.data}};
+  Json event = {{"type", "tool_call"}, {"role", role_},      {"iteration", iteration_},
+                {"name", call.name},   {"arguments", *args}, {"ok", result.ok},
+                {"text", result.text}, {"data", result.data}};
   if (auto st = s_.events->emit(event); !st) turn.stop = st.error();
   return result.text.size() > kToolTextCap ? tail(result.text, kToolTextCap) : result.text;
 }

@@ -29,8 +29,8 @@ struct Turn {
 
 class Conversation {
  public:
-  Conversation(LoopServices& services, std::string role, int iteration, std::vector<std::string> tools,
-               int max_rounds);
+  Conversation(LoopServices& services, std::string role, int iteration,
+               std::vector<std::string> tools, int max_rounds);
 
   /// Runs the exchange from a system prompt and a first user message.
   Turn run(const std::string& system, const std::string& user);

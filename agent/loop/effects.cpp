@@ -8,9 +8,13 @@
 
 namespace kopt {
 
-LiveEffects::LiveEffects(llm::LlmBackend& backend, ToolRegistry& registry, EvaluationExecutor& executor,
-                         const Benchmark& bench, double timing_budget)
-    : backend_(backend), registry_(registry), executor_(executor), bench_(bench), timing_budget_(timing_budget) {}
+LiveEffects::LiveEffects(llm::LlmBackend& backend, ToolRegistry& registry,
+                         EvaluationExecutor& executor, const Benchmark& bench, double timing_budget)
+    : backend_(backend),
+      registry_(registry),
+      executor_(executor),
+      bench_(bench),
+      timing_budget_(timing_budget) {}
 
 Result<llm::ChatResponse> LiveEffects::chat(const std::string&, const llm::ChatRequest& request) {
   return backend_.chat(request);
@@ -51,7 +55,8 @@ const Json* RecordedEffects::next(const std::vector<std::string>& types, size_t&
   return nullptr;
 }
 
-Result<llm::ChatResponse> RecordedEffects::chat(const std::string& role, const llm::ChatRequest& request) {
+Result<llm::ChatResponse> RecordedEffects::chat(const std::string& role,
+                                                const llm::ChatRequest& request) {
   const Json* event = next({"model_call", "model_error"}, model_cursor_);
   if (!event) {
     if (fallback_) return fallback_->chat(role, request);
@@ -69,8 +74,8 @@ Result<llm::ChatResponse> RecordedEffects::chat(const std::string& role, const l
   return llm::response_from_json(event->at("response"));
 }
 
-ToolResult RecordedEffects::tool(const std::string& role, const std::string& name, const Json& arguments,
-                                 ToolContext& context) {
+ToolResult RecordedEffects::tool(const std::string& role, const std::string& name,
+                                 const Json& arguments, ToolContext& context) {
   const Json* event = next({"tool_call"}, tool_cursor_);
   if (!event) {
     if (fallback_) return fallback_->tool(role, name, arguments, context);
@@ -79,8 +84,8 @@ ToolResult RecordedEffects::tool(const std::string& role, const std::string& nam
   }
   if (event->value("name", "") != name || event->value("arguments", Json()) != arguments) {
     divergence_ = "tool call differs from the record: recorded " + event->value("name", "") + " " +
-                  dump_json(event->value("arguments", Json())).substr(0, 200) + ", now " + name + " " +
-                  dump_json(arguments).substr(0, 200);
+                  dump_json(event->value("arguments", Json())).substr(0, 200) + ", now " + name +
+                  " " + dump_json(arguments).substr(0, 200);
     return tool_error(divergence_);
   }
   ToolResult result;
@@ -98,7 +103,8 @@ Json RecordedEffects::evaluate(const std::string& candidate, const std::string& 
     return Json{{"verdict", {{"status", "error"}, {"reason", divergence_}}}};
   }
   if (event->value("candidate", "") != candidate) {
-    divergence_ = "evaluation of " + candidate + " where the record has " + event->value("candidate", "");
+    divergence_ =
+        "evaluation of " + candidate + " where the record has " + event->value("candidate", "");
     return Json{{"verdict", {{"status", "error"}, {"reason", divergence_}}}};
   }
   return event->value("evaluation", Json());

@@ -19,7 +19,8 @@ class Effects {
  public:
   virtual ~Effects() = default;
   /// One model call made for `role`.
-  virtual Result<llm::ChatResponse> chat(const std::string& role, const llm::ChatRequest& request) = 0;
+  virtual Result<llm::ChatResponse> chat(const std::string& role,
+                                         const llm::ChatRequest& request) = 0;
   /// One call of a registered tool with validated arguments.
   virtual ToolResult tool(const std::string& role, const std::string& name, const Json& arguments,
                           ToolContext& context) = 0;

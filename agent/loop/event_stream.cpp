@@ -18,8 +18,8 @@ Status EventStream::emit(Json event) {
     return {};
   }
   if (mode_ == StreamMode::replay)
-    return fail("the replay goes on past the end of the record at event " + std::to_string(index + 1) +
-                " (" + event.value("type", "?") + ")");
+    return fail("the replay goes on past the end of the record at event " +
+                std::to_string(index + 1) + " (" + event.value("type", "?") + ")");
   return log_->append(event);
 }
 

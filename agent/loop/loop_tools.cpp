@@ -1,10 +1,10 @@
 #include "agent/loop/loop_tools.h"
 
 #include "agent/loop/verdict.h"
+#include "tools/eval/evaluator.h"
 #include "tools/knowledge/knowledge_tool.h"
 #include "tools/profile/profile_tool.h"
 #include "tools/roofline/roofline_tool.h"
-#include "tools/eval/evaluator.h"
 #include "util/files.h"
 #include "util/strings.h"
 
@@ -24,25 +24,31 @@ class ReadFileTool : public Tool {
   std::string name() const override { return "read_file"; }
   std::string description() const override {
     return "Read one of the benchmark's files: kernel.h (the fixed interface), the original kernel "
-           "file, the driver (how inputs are made and the kernel is called), benchmark.json (sizes, "
+           "file, the driver (how inputs are made and the kernel is called), benchmark.json "
+           "(sizes, "
            "tolerance), or 'current' (the current best kernel).";
   }
   Json schema() const override {
-    return {{"type", "object"},
-            {"properties", {{"path", {{"type", "string"}, {"description", "kernel.h, original.cpp, driver.cpp, benchmark.json or current"}}}}},
-            {"required", {"path"}}};
+    return {
+        {"type", "object"},
+        {"properties",
+         {{"path",
+           {{"type", "string"},
+            {"description", "kernel.h, original.cpp, driver.cpp, benchmark.json or current"}}}}},
+        {"required", {"path"}}};
   }
   ToolResult call(const Json& args, ToolContext& ctx) override {
     const std::string path = args.value("path", "");
     const Benchmark& b = *ctx.benchmark;
     if (path == "current" || path == "best") return text_result(ctx.current_source);
-    for (const auto& allowed : {std::string("kernel.h"), b.kernel_file(), b.driver_file(), std::string("benchmark.json")}) {
+    for (const auto& allowed : {std::string("kernel.h"), b.kernel_file(), b.driver_file(),
+                                std::string("benchmark.json")}) {
       if (path != allowed) continue;
       auto content = read_file(b.dir / allowed);
       return content ? text_result(*content) : tool_error(content.error().message);
     }
-    return tool_error("'" + path + "' is not readable; choose kernel.h, " + b.kernel_file() + ", " + b.driver_file() +
-                      ", benchmark.json or current");
+    return tool_error("'" + path + "' is not readable; choose kernel.h, " + b.kernel_file() + ", " +
+                      b.driver_file() + ", benchmark.json or current");
   }
 
  private:
@@ -71,7 +77,8 @@ class EvaluateTool : public Tool {
       BuildOutcome build = ctx.executor->build(*ctx.benchmark, source);
       r.ok = build.ok;
       r.text = build.ok ? "compiles" : hide_seeds(build.failure) + "\n" + tail(build.log, 3000);
-      if (build.ok && !build.remarks.empty()) r.text += "\nvectorization remarks:\n" + tail(build.remarks, 2500);
+      if (build.ok && !build.remarks.empty())
+        r.text += "\nvectorization remarks:\n" + tail(build.remarks, 2500);
       r.data = to_json(build);
       return r;
     }
@@ -118,14 +125,20 @@ std::unique_ptr<ToolRegistry> make_loop_registry() {
   auto registry = std::make_unique<ToolRegistry>();
   registry->add(std::make_unique<ReadFileTool>());
   registry->add(std::make_unique<EvaluateTool>(
-      "compile", "Compile a kernel file with the benchmark's flags; returns errors, warnings and the "
-                 "compiler's vectorization remarks.", EvaluateTool::Depth::build));
+      "compile",
+      "Compile a kernel file with the benchmark's flags; returns errors, warnings and the "
+      "compiler's vectorization remarks.",
+      EvaluateTool::Depth::build));
   registry->add(std::make_unique<EvaluateTool>(
-      "run_tests", "Build a kernel file and check its outputs against the original's on every check size "
-                   "with fresh random inputs; returns pass or the first mismatch.", EvaluateTool::Depth::check));
+      "run_tests",
+      "Build a kernel file and check its outputs against the original's on every check size "
+      "with fresh random inputs; returns pass or the first mismatch.",
+      EvaluateTool::Depth::check));
   registry->add(std::make_unique<EvaluateTool>(
-      "benchmark", "Build, check and time a kernel file against the original (a short timing); returns "
-                   "the speedup with its 95% interval.", EvaluateTool::Depth::time));
+      "benchmark",
+      "Build, check and time a kernel file against the original (a short timing); returns "
+      "the speedup with its 95% interval.",
+      EvaluateTool::Depth::time));
   registry->add(make_profile_tool());
   registry->add(make_roofline_tool());
   registry->add(make_knowledge_tool());
@@ -142,7 +155,8 @@ std::vector<std::string> analyst_tools(const ToolRegistry& registry) {
 
 std::vector<std::string> optimizer_tools(const ToolRegistry& registry) {
   std::vector<std::string> names;
-  for (const char* name : {"read_file", "compile", "run_tests", "benchmark", "search_knowledge", kSubmitTool})
+  for (const char* name :
+       {"read_file", "compile", "run_tests", "benchmark", "search_knowledge", kSubmitTool})
     if (registry.find(name)) names.push_back(name);
   return names;
 }

@@ -28,7 +28,8 @@ Result<std::string> fill_placeholders(const std::string& text, const PromptValue
     size_t open = text.find("{{", pos);
     if (open == std::string::npos) break;
     size_t close = text.find("}}", open);
-    if (close == std::string::npos) return fail("unclosed '{{' at character " + std::to_string(open));
+    if (close == std::string::npos)
+      return fail("unclosed '{{' at character " + std::to_string(open));
     out += text.substr(pos, open - pos);
     const std::string key = trim(text.substr(open + 2, close - open - 2));
     auto it = values.find(key);

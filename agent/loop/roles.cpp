@@ -10,7 +10,8 @@ namespace kopt {
 
 namespace {
 
-PromptValues common_values(const Benchmark& bench, const LoopState& state, const std::vector<std::string>& tools) {
+PromptValues common_values(const Benchmark& bench, const LoopState& state,
+                           const std::vector<std::string>& tools) {
   auto header = read_file(bench.header_path());
   return {{"benchmark", bench.name},
           {"language", to_string(bench.language)},
@@ -27,7 +28,9 @@ PromptValues common_values(const Benchmark& bench, const LoopState& state, const
           {"tools", tools.empty() ? "none" : join(tools, ", ")}};
 }
 
-std::string or_none(const std::string& text) { return trim(text).empty() ? "(none)" : tail(text, 4000); }
+std::string or_none(const std::string& text) {
+  return trim(text).empty() ? "(none)" : tail(text, 4000);
+}
 
 Turn render_failure(const Error& error) {
   Turn turn;
@@ -59,13 +62,16 @@ Turn run_analyst(LoopServices& s, const Benchmark& bench, const LoopState& state
   return conversation.run(*system, *user);
 }
 
-OptimizerSession::OptimizerSession(LoopServices& s, const Benchmark& bench, const LoopState& state, int iteration,
-                                   const std::string& plan)
+OptimizerSession::OptimizerSession(LoopServices& s, const Benchmark& bench, const LoopState& state,
+                                   int iteration, const std::string& plan)
     : s_(s),
       values_(common_values(bench, state, optimizer_tools(*s.registry))),
-      conversation_(s, "optimizer", iteration, optimizer_tools(*s.registry), s.config->optimizer_tool_rounds),
+      conversation_(s, "optimizer", iteration, optimizer_tools(*s.registry),
+                    s.config->optimizer_tool_rounds),
       repairs_left_(s.config->repair_attempts) {
-  values_["plan"] = trim(plan).empty() ? "(the analyst gave no plan: find the biggest inefficiency yourself)" : plan;
+  values_["plan"] = trim(plan).empty()
+                        ? "(the analyst gave no plan: find the biggest inefficiency yourself)"
+                        : plan;
 }
 
 Turn OptimizerSession::first() {
@@ -88,7 +94,8 @@ Turn OptimizerSession::repair(const std::string& feedback) {
 Turn OptimizerSession::until_code(Turn turn) {
   auto reminder = s_.prompts->render("optimizer.no_code", values_);
   if (!reminder) return render_failure(reminder.error());
-  for (int retry = 0; retry < s_.config->no_code_retries && !turn.stop && !turn.submitted; ++retry) {
+  for (int retry = 0; retry < s_.config->no_code_retries && !turn.stop && !turn.submitted;
+       ++retry) {
     if (auto code = code_in_text(turn.text)) {
       turn.submitted = code;
       break;

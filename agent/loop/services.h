@@ -24,10 +24,10 @@ struct LoopServices {
   const PromptSet* prompts = nullptr;
   /// Receives the current step ("analyst", "optimizer 2/3", "evaluating 0004") for display.
   std::function<void(const std::string&)> progress = [](const std::string&) {};
-  int64_t model_calls = 0;  ///< Sequence number of the next model call.
-  int iteration = 0;                    ///< For display.
-  std::string best_id = "original";     ///< For display.
-  double best_speedup = 1;              ///< For display.
+  int64_t model_calls = 0;           ///< Sequence number of the next model call.
+  int iteration = 0;                 ///< For display.
+  std::string best_id = "original";  ///< For display.
+  double best_speedup = 1;           ///< For display.
 };
 
 }  // namespace kopt

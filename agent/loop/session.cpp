@@ -36,7 +36,8 @@ struct Assembly {
 };
 
 Result<Benchmark> benchmark_for(const RunConfig& config) {
-  return find_benchmark(config.benchmark, config.suite.empty() ? default_suite() : fs::path(config.suite));
+  return find_benchmark(config.benchmark,
+                        config.suite.empty() ? default_suite() : fs::path(config.suite));
 }
 
 // Builds the parts; `live` adds the model backend and the evaluator.
@@ -59,10 +60,12 @@ Result<std::unique_ptr<Assembly>> assemble(const RunConfig& config, bool live) {
   a->backend = std::move(*backend);
   if (config.sandbox)
     if (auto usable = probe_sandbox(); !usable)
-      return fail(usable.error().message + "; kopt does not run candidate code unconfined unless you pass --no-sandbox");
+      return fail(usable.error().message +
+                  "; kopt does not run candidate code unconfined unless you pass --no-sandbox");
   a->evaluator = std::make_unique<LocalEvaluator>(default_context(*a->runner, config.sandbox));
   a->tool_context.executor = a->evaluator.get();
-  if (auto ready = a->backend->prepare(); !ready) return fail("model backend " + config.llm + ": " + ready.error().message);
+  if (auto ready = a->backend->prepare(); !ready)
+    return fail("model backend " + config.llm + ": " + ready.error().message);
   return a;
 }
 
@@ -71,14 +74,17 @@ Json host_fingerprint() {
   uname(&u);
   char host[256] = {};
   gethostname(host, sizeof host - 1);
-  return {{"hostname", host}, {"kernel", std::string(u.sysname) + " " + u.release}, {"machine", u.machine},
+  return {{"hostname", host},
+          {"kernel", std::string(u.sysname) + " " + u.release},
+          {"machine", u.machine},
           {"hardware_threads", std::thread::hardware_concurrency()}};
 }
 
 Json run_info(const Assembly& a) {
   auto toolchain = find_toolchain(a.bench.language, *a.runner);
   return {{"config", to_json(a.config)},
-          {"benchmark", {{"name", a.bench.name}, {"hash", a.bench.hash}, {"dir", a.bench.dir.string()}}},
+          {"benchmark",
+           {{"name", a.bench.name}, {"hash", a.bench.hash}, {"dir", a.bench.dir.string()}}},
           {"toolchain", toolchain ? toolchain->fingerprint : toolchain.error().message},
           {"host", host_fingerprint()},
           {"prompts", a.prompts.hashes()},
@@ -106,12 +112,13 @@ void show_progress(LoopServices& s, const StatusFn& status) {
   s.progress = [&s, status](const std::string& step) {
     if (!status) return;
     const double tokens = static_cast<double>(s.ledger->total().total());
-    status(fmt::format("iteration {}/{} · {} · {:.1f}k tokens · best {} {:.2f}x", s.iteration, s.config->iterations,
-                       step, tokens / 1000, s.best_id, s.best_speedup));
+    status(fmt::format("iteration {}/{} · {} · {:.1f}k tokens · best {} {:.2f}x", s.iteration,
+                       s.config->iterations, step, tokens / 1000, s.best_id, s.best_speedup));
   };
 }
 
-Result<RunReport> drive(Assembly& a, RunRecord& record, Effects& effects, EventStream& stream, const StatusFn& status) {
+Result<RunReport> drive(Assembly& a, RunRecord& record, Effects& effects, EventStream& stream,
+                        const StatusFn& status) {
   LoopServices services = services_for(a, effects, stream);
   show_progress(services, status);
   Orchestrator orchestrator(a.bench, services, &record);
@@ -121,7 +128,8 @@ Result<RunReport> drive(Assembly& a, RunRecord& record, Effects& effects, EventS
     return outcome.error();
   }
   if (auto st = record.write_summary(outcome->summary); !st) return st.error();
-  if (auto st = record.set_status("finished", outcome->rule + ": " + outcome->reason); !st) return st.error();
+  if (auto st = record.set_status("finished", outcome->rule + ": " + outcome->reason); !st)
+    return st.error();
   return RunReport{record.dir(), std::move(*outcome)};
 }
 
@@ -132,13 +140,15 @@ Result<std::unique_ptr<Assembly>> reopen(const RunRecord& record, bool live) {
   if (!a) return a.error();
   const std::string recorded_hash = record.info()["benchmark"].value("hash", "");
   if ((*a)->bench.hash != recorded_hash)
-    return fail("the files of benchmark " + (*a)->bench.name + " changed since this run was recorded");
+    return fail("the files of benchmark " + (*a)->bench.name +
+                " changed since this run was recorded");
   return a;
 }
 
 }  // namespace
 
-Result<RunReport> start_run(const RunConfig& config, const fs::path& runs_root, const StatusFn& status) {
+Result<RunReport> start_run(const RunConfig& config, const fs::path& runs_root,
+                            const StatusFn& status) {
   auto a = assemble(config, true);
   if (!a) return a.error();
   auto record = RunRecord::create(runs_root, (*a)->bench.name, run_info(**a));
@@ -146,7 +156,8 @@ Result<RunReport> start_run(const RunConfig& config, const fs::path& runs_root, 
   auto log = EventLog::create(record->events_path());
   if (!log) return log.error();
   EventStream stream(StreamMode::record, &*log);
-  LiveEffects effects(*(*a)->backend, *(*a)->registry, *(*a)->evaluator, (*a)->bench, config.timing_budget);
+  LiveEffects effects(*(*a)->backend, *(*a)->registry, *(*a)->evaluator, (*a)->bench,
+                      config.timing_budget);
   return drive(**a, *record, effects, stream, status);
 }
 
@@ -162,7 +173,8 @@ Result<RunReport> resume_run(const fs::path& run_dir, const StatusFn& status) {
   auto log = EventLog::open_for_append(record->events_path());
   if (!log) return log.error();
   EventStream stream(StreamMode::resume, &*log, *events);
-  LiveEffects live(*(*a)->backend, *(*a)->registry, *(*a)->evaluator, (*a)->bench, (*a)->config.timing_budget);
+  LiveEffects live(*(*a)->backend, *(*a)->registry, *(*a)->evaluator, (*a)->bench,
+                   (*a)->config.timing_budget);
   RecordedEffects effects(*events, &live);
   (void)record->set_status("running", "resumed");
   return drive(**a, *record, effects, stream, status);
@@ -182,12 +194,14 @@ Result<ReplayReport> replay_run(const fs::path& run_dir, const StatusFn& status)
   Orchestrator orchestrator((*a)->bench, services, nullptr);
   auto outcome = orchestrator.run();
   if (!outcome) {
-    const std::string why = effects.divergence().empty() ? outcome.error().message
-                                                         : outcome.error().message + " (" + effects.divergence() + ")";
+    const std::string why = effects.divergence().empty()
+                                ? outcome.error().message
+                                : outcome.error().message + " (" + effects.divergence() + ")";
     return fail(why);
   }
   if (!stream.recording_exhausted())
-    return fail(fmt::format("the replay stopped after {} events; the record has {}", stream.count(), events->size()));
+    return fail(fmt::format("the replay stopped after {} events; the record has {}", stream.count(),
+                            events->size()));
   return ReplayReport{stream.count(), std::move(*outcome)};
 }
 

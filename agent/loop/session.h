@@ -12,7 +12,8 @@
 
 namespace kopt {
 
-/// Receives the status line to show ("iteration 2/5 · optimizer: compile · 12.3k tokens · best 1.84x").
+/// Receives the status line to show ("iteration 2/5 · optimizer: compile · 12.3k tokens ·
+/// best 1.84x").
 using StatusFn = std::function<void(const std::string&)>;
 
 /// The result of a run as the commands report it.
@@ -22,7 +23,8 @@ struct RunReport {
 };
 
 /// Starts a new run under `runs_root`.
-Result<RunReport> start_run(const RunConfig& config, const std::filesystem::path& runs_root, const StatusFn& status);
+Result<RunReport> start_run(const RunConfig& config, const std::filesystem::path& runs_root,
+                            const StatusFn& status);
 
 /// Continues an interrupted run: recorded events are verified, then the loop goes on live.
 Result<RunReport> resume_run(const std::filesystem::path& run_dir, const StatusFn& status);

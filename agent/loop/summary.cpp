@@ -7,14 +7,23 @@ namespace kopt {
 namespace {
 
 Json verdict_json(const std::string& id, const CandidateVerdict& v) {
-  return {{"id", id}, {"status", v.status}, {"category", v.category}, {"reason", v.reason},
-          {"ms", v.candidate_ms}, {"speedup", v.speedup}, {"ci_low", v.ci_low}, {"ci_high", v.ci_high},
-          {"p_value", v.p_value}, {"gflops", v.gflops}, {"gbytes_per_s", v.gbytes_per_s}};
+  return {{"id", id},
+          {"status", v.status},
+          {"category", v.category},
+          {"reason", v.reason},
+          {"ms", v.candidate_ms},
+          {"speedup", v.speedup},
+          {"ci_low", v.ci_low},
+          {"ci_high", v.ci_high},
+          {"p_value", v.p_value},
+          {"gflops", v.gflops},
+          {"gbytes_per_s", v.gbytes_per_s}};
 }
 
 }  // namespace
 
-Json make_summary(const Benchmark& bench, const RunOutcome& outcome, const llm::UsageLedger& ledger) {
+Json make_summary(const Benchmark& bench, const RunOutcome& outcome,
+                  const llm::UsageLedger& ledger) {
   const LoopState& s = outcome.state;
   Json candidates = Json::array();
   for (const auto& a : s.attempts) {
@@ -25,8 +34,9 @@ Json make_summary(const Benchmark& bench, const RunOutcome& outcome, const llm::
     c["summary"] = a.summary;
     candidates.push_back(c);
   }
-  Json best = s.best_id == "original" ? Json{{"id", "original"}, {"speedup", 1.0}, {"ms", s.human.original_ms}}
-                                      : verdict_json(s.best_id, s.best);
+  Json best = s.best_id == "original"
+                  ? Json{{"id", "original"}, {"speedup", 1.0}, {"ms", s.human.original_ms}}
+                  : verdict_json(s.best_id, s.best);
   const double human_speedup = s.human.speedup;
   const double best_speedup = best.value("speedup", 1.0);
   const llm::Usage tokens = ledger.total();
@@ -37,8 +47,11 @@ Json make_summary(const Benchmark& bench, const RunOutcome& outcome, const llm::
           {"fraction_of_human_speedup", human_speedup > 0 ? best_speedup / human_speedup : 0.0},
           {"candidates", candidates},
           {"stop", {{"rule", outcome.rule}, {"reason", outcome.reason}}},
-          {"usage", {{"input_tokens", tokens.input_tokens}, {"output_tokens", tokens.output_tokens},
-                     {"cost_usd", ledger.cost_usd()}, {"calls", ledger.calls().size()}}}};
+          {"usage",
+           {{"input_tokens", tokens.input_tokens},
+            {"output_tokens", tokens.output_tokens},
+            {"cost_usd", ledger.cost_usd()},
+            {"calls", ledger.calls().size()}}}};
 }
 
 }  // namespace kopt

@@ -53,8 +53,10 @@ std::string feedback_text(const CandidateVerdict& v) {
   if (!v.category.empty()) text += " (" + v.category + ")";
   text += "\n";
   if (v.speedup > 0)
-    text += fmt::format("speedup over the original: {:.3f}x, 95% CI [{:.3f}, {:.3f}], p = {:.2g}; {:.4g} ms vs {:.4g} ms\n",
-                        v.speedup, v.ci_low, v.ci_high, v.p_value, v.candidate_ms, v.original_ms);
+    text += fmt::format(
+        "speedup over the original: {:.3f}x, 95% CI [{:.3f}, {:.3f}], p = {:.2g}; {:.4g} ms vs "
+        "{:.4g} ms\n",
+        v.speedup, v.ci_low, v.ci_high, v.p_value, v.candidate_ms, v.original_ms);
   if (v.gflops > 0 || v.gbytes_per_s > 0)
     text += fmt::format("achieved: {:.3g} GFLOP/s, {:.3g} GB/s\n", v.gflops, v.gbytes_per_s);
   if (!v.reason.empty()) text += "reason: " + hide_seeds(v.reason) + "\n";

@@ -26,8 +26,8 @@ struct CandidateVerdict {
   double original_gflops = 0;  ///< The original's achieved rate in the same evaluation.
   double flops = 0;            ///< Analytic work per call at the time size.
   double bytes = 0;            ///< Analytic traffic per call at the time size.
-  std::string remarks;    ///< Compiler remarks of the build.
-  std::string build_log;  ///< Compiler output when it failed.
+  std::string remarks;         ///< Compiler remarks of the build.
+  std::string build_log;       ///< Compiler output when it failed.
 
   bool correct() const;
   /// A significant win over the original.

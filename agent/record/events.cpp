@@ -59,7 +59,8 @@ Status EventLog::append(const Json& event) {
     if (n <= 0) return fail("cannot write to " + path_.string() + ": " + std::strerror(errno));
     done += static_cast<size_t>(n);
   }
-  if (::fdatasync(fd_) != 0) return fail("cannot flush " + path_.string() + ": " + std::strerror(errno));
+  if (::fdatasync(fd_) != 0)
+    return fail("cannot flush " + path_.string() + ": " + std::strerror(errno));
   return {};
 }
 
@@ -106,7 +107,8 @@ void strip_volatile(Json& value) {
 
 std::string describe_difference(const Json& a, const Json& b, const std::string& where) {
   if (a.is_number() && b.is_number())  // Parsed 4 is unsigned, computed 4 is signed: same number.
-    return a == b ? std::string() : where + ": recorded " + dump_json(a) + " vs now " + dump_json(b);
+    return a == b ? std::string()
+                  : where + ": recorded " + dump_json(a) + " vs now " + dump_json(b);
   if (a.type() != b.type()) return where + " changed type";
   if (a.is_object()) {
     for (const auto& [key, value] : a.items()) {
@@ -119,7 +121,9 @@ std::string describe_difference(const Json& a, const Json& b, const std::string&
     return {};
   }
   if (a.is_array()) {
-    if (a.size() != b.size()) return where + " has " + std::to_string(b.size()) + " items, recorded " + std::to_string(a.size());
+    if (a.size() != b.size())
+      return where + " has " + std::to_string(b.size()) + " items, recorded " +
+             std::to_string(a.size());
     for (size_t i = 0; i < a.size(); ++i) {
       std::string d = describe_difference(a[i], b[i], where + "[" + std::to_string(i) + "]");
       if (!d.empty()) return d;
@@ -131,7 +135,8 @@ std::string describe_difference(const Json& a, const Json& b, const std::string&
     const std::string &x = a.get_ref<const std::string&>(), &y = b.get_ref<const std::string&>();
     size_t i = 0;
     while (i < x.size() && i < y.size() && x[i] == y[i]) ++i;
-    return where + " differs at character " + std::to_string(i) + ": recorded '" + x.substr(i, 40) + "' vs now '" + y.substr(i, 40) + "'";
+    return where + " differs at character " + std::to_string(i) + ": recorded '" + x.substr(i, 40) +
+           "' vs now '" + y.substr(i, 40) + "'";
   }
   return where + ": recorded " + dump_json(a) + " vs now " + dump_json(b);
 }

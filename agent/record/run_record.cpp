@@ -28,7 +28,8 @@ std::string folder_name(const std::string& benchmark) {
 
 }  // namespace
 
-Result<RunRecord> RunRecord::create(const fs::path& runs_root, const std::string& benchmark, Json run_info) {
+Result<RunRecord> RunRecord::create(const fs::path& runs_root, const std::string& benchmark,
+                                    Json run_info) {
   std::error_code ec;
   fs::create_directories(runs_root, ec);
   RunRecord record;
@@ -47,7 +48,8 @@ Result<RunRecord> RunRecord::open(const fs::path& dir) {
   auto info = read_json_file(dir / "run.json");
   if (!info) return fail("not a kopt run: " + info.error().message);
   if (info->value("format", "") != kRunFormat)
-    return fail(dir.string() + "/run.json has format '" + info->value("format", "") + "', this kopt reads " + kRunFormat);
+    return fail(dir.string() + "/run.json has format '" + info->value("format", "") +
+                "', this kopt reads " + kRunFormat);
   RunRecord record;
   record.dir_ = dir;
   record.info_ = std::move(*info);
@@ -64,12 +66,13 @@ Status RunRecord::write_candidate(const CandidateFiles& c) const {
   const fs::path dir = candidate_dir(c.id);
   std::error_code ec;
   fs::create_directories(dir, ec);
-  const std::string parent_name = c.parent == "original" ? "original" : c.parent + "/" + c.file_name;
+  const std::string parent_name =
+      c.parent == "original" ? "original" : c.parent + "/" + c.file_name;
   Status writes[] = {
       write_file(dir / c.file_name, c.source),
-      write_file(dir / "diff.patch", unified_diff(c.parent_source, c.source, parent_name, c.id + "/" + c.file_name)),
-      write_file(dir / "build.log", c.build_log),
-      write_json_file(dir / "meta.json", c.meta),
+      write_file(dir / "diff.patch",
+                 unified_diff(c.parent_source, c.source, parent_name, c.id + "/" + c.file_name)),
+      write_file(dir / "build.log", c.build_log), write_json_file(dir / "meta.json", c.meta),
       c.evaluation.is_null() ? Status() : write_json_file(dir / "evaluation.json", c.evaluation)};
   for (const auto& st : writes)
     if (!st) return st;
@@ -95,11 +98,14 @@ Result<fs::path> find_run(const std::string& name, const fs::path& runs_root) {
     const std::string folder = entry.path().filename().string();
     if (!fs::exists(entry.path() / "run.json")) continue;
     if (folder == name) return entry.path();
-    if (folder.rfind(name, 0) == 0 || folder.find("-" + name) != std::string::npos) matches.push_back(entry.path());
+    if (folder.rfind(name, 0) == 0 || folder.find("-" + name) != std::string::npos)
+      matches.push_back(entry.path());
   }
   if (matches.size() == 1) return matches.front();
-  if (matches.empty()) return fail("no run '" + name + "' under " + runs_root.string() + " (kopt runs lists them)");
-  return fail("'" + name + "' matches " + std::to_string(matches.size()) + " runs; give more of its name");
+  if (matches.empty())
+    return fail("no run '" + name + "' under " + runs_root.string() + " (kopt runs lists them)");
+  return fail("'" + name + "' matches " + std::to_string(matches.size()) +
+              " runs; give more of its name");
 }
 
 fs::path default_runs_root() {

@@ -18,27 +18,29 @@ inline constexpr const char* kSummaryFormat = "kopt-summary/1";
 
 /// The files of one candidate as kept in its folder.
 struct CandidateFiles {
-  std::string id;          ///< "0003"
-  std::string parent;      ///< "0001", or "original"
-  std::string file_name;   ///< "kernel.cpp" or "kernel.cu"
+  std::string id;         ///< "0003"
+  std::string parent;     ///< "0001", or "original"
+  std::string file_name;  ///< "kernel.cpp" or "kernel.cu"
   std::string source;
   std::string parent_source;
   std::string build_log;
-  Json evaluation;         ///< kopt-evaluation/1, or null when it was never evaluated.
-  Json meta;               ///< iteration, role outputs, why it exists.
+  Json evaluation;  ///< kopt-evaluation/1, or null when it was never evaluated.
+  Json meta;        ///< iteration, role outputs, why it exists.
 };
 
 class RunRecord {
  public:
   /// Makes runs_root/<UTC time>-<benchmark>-<id>/ and writes run.json.
-  static Result<RunRecord> create(const std::filesystem::path& runs_root, const std::string& benchmark,
-                                  Json run_info);
+  static Result<RunRecord> create(const std::filesystem::path& runs_root,
+                                  const std::string& benchmark, Json run_info);
   /// Opens an existing run folder (run.json must be readable).
   static Result<RunRecord> open(const std::filesystem::path& dir);
 
   const std::filesystem::path& dir() const { return dir_; }
   std::filesystem::path events_path() const { return dir_ / "events.jsonl"; }
-  std::filesystem::path candidate_dir(const std::string& id) const { return dir_ / "candidates" / id; }
+  std::filesystem::path candidate_dir(const std::string& id) const {
+    return dir_ / "candidates" / id;
+  }
   const Json& info() const { return info_; }
 
   /// Updates run.json's status ("running", "finished", "stopped", "failed") and its reason.
@@ -56,7 +58,8 @@ class RunRecord {
 };
 
 /// Finds a run by folder path, folder name, or unique prefix of its id under `runs_root`.
-Result<std::filesystem::path> find_run(const std::string& name, const std::filesystem::path& runs_root);
+Result<std::filesystem::path> find_run(const std::string& name,
+                                       const std::filesystem::path& runs_root);
 
 /// The default folder of runs: $KOPT_RUNS or ./runs.
 std::filesystem::path default_runs_root();

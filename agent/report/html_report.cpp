@@ -23,7 +23,8 @@ svg .small{font-size:10px}svg .grid{stroke:#eee}
 )";
 
 std::string speedup_cell(const CandidateVerdict& v) {
-  return v.speedup > 0 ? fmt::format("{:.2f}x [{:.2f}, {:.2f}]", v.speedup, v.ci_low, v.ci_high) : "-";
+  return v.speedup > 0 ? fmt::format("{:.2f}x [{:.2f}, {:.2f}]", v.speedup, v.ci_low, v.ci_high)
+                       : "-";
 }
 
 std::string colored_diff(const std::string& diff) {
@@ -33,49 +34,79 @@ std::string colored_diff(const std::string& diff) {
     size_t end = diff.find('\n', start);
     if (end == std::string::npos) end = diff.size();
     const std::string line = diff.substr(start, end - start);
-    const char* cls = line.rfind("@@", 0) == 0 ? "hunk" : line.rfind("+", 0) == 0 ? "add" : line.rfind("-", 0) == 0 ? "del" : "";
-    out += *cls ? fmt::format("<span class=\"{}\">{}</span>\n", cls, escape(line)) : escape(line) + "\n";
+    const char* cls = line.rfind("@@", 0) == 0  ? "hunk"
+                      : line.rfind("+", 0) == 0 ? "add"
+                      : line.rfind("-", 0) == 0 ? "del"
+                                                : "";
+    out += *cls ? fmt::format("<span class=\"{}\">{}</span>\n", cls, escape(line))
+                : escape(line) + "\n";
     start = end + 1;
   }
   return out;
 }
 
 std::string trajectory(const RunView& v) {
-  svg::Chart c{"Speedup over the original, per candidate (95% intervals)", "candidate", "speedup", false, false, {}, {}};
+  svg::Chart c{"Speedup over the original, per candidate (95% intervals)",
+               "candidate",
+               "speedup",
+               false,
+               false,
+               {},
+               {}};
   svg::Line best{{}, "#137333", false, "best so far"};
   double best_so_far = 1;
   int index = 0;
   for (const auto& cand : v.candidates) {
     ++index;
     if (cand.verdict.speedup <= 0) continue;
-    c.points.push_back({static_cast<double>(index), cand.verdict.speedup, cand.verdict.ci_low, cand.verdict.ci_high, cand.id,
-                        cand.accepted ? "#137333" : "#1f77b4", cand.accepted});
+    c.points.push_back({static_cast<double>(index), cand.verdict.speedup, cand.verdict.ci_low,
+                        cand.verdict.ci_high, cand.id, cand.accepted ? "#137333" : "#1f77b4",
+                        cand.accepted});
     if (cand.accepted) best_so_far = cand.verdict.speedup;
     best.points.push_back({static_cast<double>(index), best_so_far});
   }
   if (!best.points.empty()) c.lines.push_back(best);
   if (v.human.speedup > 0 && index > 0)
-    c.lines.push_back({{{1, v.human.speedup}, {static_cast<double>(std::max(index, 2)), v.human.speedup}}, "#d97706", true, "human"});
-  c.lines.push_back({{{1, 1}, {static_cast<double>(std::max(index, 2)), 1}}, "#888", true, "original"});
+    c.lines.push_back(
+        {{{1, v.human.speedup}, {static_cast<double>(std::max(index, 2)), v.human.speedup}},
+         "#d97706",
+         true,
+         "human"});
+  c.lines.push_back(
+      {{{1, 1}, {static_cast<double>(std::max(index, 2)), 1}}, "#888", true, "original"});
   return svg::render(c);
 }
 
 std::string roofline(const RunView& v, const std::optional<Roofs>& roofs) {
   const double flops = v.human.flops, bytes = v.human.bytes;
-  if (flops <= 0 || bytes <= 0) return "<p>No roofline: the benchmark's analytic work gives no floating-point operations.</p>";
+  if (flops <= 0 || bytes <= 0)
+    return "<p>No roofline: the benchmark's analytic work gives no floating-point operations.</p>";
   const double intensity = flops / bytes;
-  svg::Chart c{"Roofline (analytic intensity, achieved GFLOP/s)", "arithmetic intensity (FLOP/byte)", "GFLOP/s", true, true, {}, {}};
+  svg::Chart c{"Roofline (analytic intensity, achieved GFLOP/s)",
+               "arithmetic intensity (FLOP/byte)",
+               "GFLOP/s",
+               true,
+               true,
+               {},
+               {}};
   c.points.push_back({intensity, v.human.original_gflops, 0, 0, "original", "#888", true});
   c.points.push_back({intensity * 1.15, v.human.gflops, 0, 0, "human", "#d97706", true});
   for (const auto& cand : v.candidates)
     if (cand.verdict.gflops > 0)
-      c.points.push_back({intensity / 1.15, cand.verdict.gflops, 0, 0, cand.id, cand.accepted ? "#137333" : "#1f77b4", cand.accepted});
+      c.points.push_back({intensity / 1.15, cand.verdict.gflops, 0, 0, cand.id,
+                          cand.accepted ? "#137333" : "#1f77b4", cand.accepted});
   std::string note;
   if (roofs && roofs->peak_gflops > 0 && roofs->peak_gbytes_per_s > 0) {
     const double ridge = roofs->peak_gflops / roofs->peak_gbytes_per_s;
     const double lo = std::min(intensity, ridge) / 20, hi = std::max(intensity, ridge) * 20;
-    c.lines.push_back({{{lo, lo * roofs->peak_gbytes_per_s}, {ridge, roofs->peak_gflops}, {hi, roofs->peak_gflops}}, "#444", false, "roof"});
-    note = fmt::format("<p>Roofs: {:.3g} GFLOP/s, {:.3g} GB/s ({}).</p>", roofs->peak_gflops, roofs->peak_gbytes_per_s, escape(roofs->source));
+    c.lines.push_back({{{lo, lo * roofs->peak_gbytes_per_s},
+                        {ridge, roofs->peak_gflops},
+                        {hi, roofs->peak_gflops}},
+                       "#444",
+                       false,
+                       "roof"});
+    note = fmt::format("<p>Roofs: {:.3g} GFLOP/s, {:.3g} GB/s ({}).</p>", roofs->peak_gflops,
+                       roofs->peak_gbytes_per_s, escape(roofs->source));
   } else {
     note = "<p>No machine model: run <code>kopt machine</code> to draw the roofs.</p>";
   }
@@ -83,29 +114,38 @@ std::string roofline(const RunView& v, const std::optional<Roofs>& roofs) {
 }
 
 std::string summary_table(const RunView& v) {
-  std::string out = "<table><tr><th class=l>variant</th><th>ms per call</th><th>speedup over the original [95% CI]</th><th>GFLOP/s</th><th>GB/s</th></tr>";
-  out += fmt::format("<tr><td class=l>original</td><td>{:.4g}</td><td>1</td><td>{:.3g}</td><td></td></tr>", v.human.original_ms, v.human.original_gflops);
-  out += fmt::format("<tr><td class=l>human</td><td>{:.4g}</td><td>{}</td><td>{:.3g}</td><td>{:.3g}</td></tr>", v.human.candidate_ms,
-                     speedup_cell(v.human), v.human.gflops, v.human.gbytes_per_s);
+  std::string out =
+      "<table><tr><th class=l>variant</th><th>ms per call</th><th>speedup over the original [95% "
+      "CI]</th><th>GFLOP/s</th><th>GB/s</th></tr>";
+  out += fmt::format(
+      "<tr><td class=l>original</td><td>{:.4g}</td><td>1</td><td>{:.3g}</td><td></td></tr>",
+      v.human.original_ms, v.human.original_gflops);
+  out += fmt::format(
+      "<tr><td class=l>human</td><td>{:.4g}</td><td>{}</td><td>{:.3g}</td><td>{:.3g}</td></tr>",
+      v.human.candidate_ms, speedup_cell(v.human), v.human.gflops, v.human.gbytes_per_s);
   for (const auto& c : v.candidates)
     if (c.accepted)
-      out += fmt::format("<tr><td class=l>{} (best so far)</td><td>{:.4g}</td><td class=faster>{}</td><td>{:.3g}</td><td>{:.3g}</td></tr>",
-                         c.id, c.verdict.candidate_ms, speedup_cell(c.verdict), c.verdict.gflops, c.verdict.gbytes_per_s);
+      out += fmt::format(
+          "<tr><td class=l>{} (best so far)</td><td>{:.4g}</td><td "
+          "class=faster>{}</td><td>{:.3g}</td><td>{:.3g}</td></tr>",
+          c.id, c.verdict.candidate_ms, speedup_cell(c.verdict), c.verdict.gflops,
+          c.verdict.gbytes_per_s);
   return out + "</table>";
 }
 
 std::string iterations(const RunView& v) {
   std::string out;
   for (const auto& it : v.iterations) {
-    out += fmt::format("<h2>Iteration {} (from {}, {:.1f}k tokens)</h2>", it.number, escape(it.best_before),
-                       (it.input_tokens + it.output_tokens) / 1000.0);
+    out += fmt::format("<h2>Iteration {} (from {}, {:.1f}k tokens)</h2>", it.number,
+                       escape(it.best_before), (it.input_tokens + it.output_tokens) / 1000.0);
     if (!it.analysis.empty()) out += "<h3>Analyst</h3><pre>" + escape(it.analysis) + "</pre>";
     for (const auto& c : v.candidates) {
       if (c.iteration != it.number) continue;
-      out += fmt::format("<h3>Candidate {} <span class=\"{}\">{}</span> {}</h3>", c.id, c.verdict.status, c.verdict.status,
-                         escape(speedup_cell(c.verdict)));
+      out += fmt::format("<h3>Candidate {} <span class=\"{}\">{}</span> {}</h3>", c.id,
+                         c.verdict.status, c.verdict.status, escape(speedup_cell(c.verdict)));
       if (!c.summary.empty()) out += "<p>" + escape(c.summary) + "</p>";
-      if (!c.verdict.correct() && !c.verdict.reason.empty()) out += "<p class=incorrect>" + escape(c.verdict.reason) + "</p>";
+      if (!c.verdict.correct() && !c.verdict.reason.empty())
+        out += "<p class=incorrect>" + escape(c.verdict.reason) + "</p>";
       if (!c.diff.empty()) out += "<pre>" + colored_diff(c.diff) + "</pre>";
     }
   }
@@ -116,12 +156,15 @@ std::string iterations(const RunView& v) {
 
 std::string render_html_report(const RunView& v, const std::optional<Roofs>& roofs) {
   const std::string id = v.dir.filename().string();
-  std::string html = fmt::format("<!DOCTYPE html><html><head><meta charset=\"utf-8\"><title>kopt run {}</title><style>{}</style></head><body>",
-                                 escape(id), kStyle);
-  html += fmt::format("<h1>kopt run {}</h1><p>Benchmark <b>{}</b>, model <code>{}</code>, status {}{}.</p>", escape(id),
-                      escape(v.info["benchmark"].value("name", "?")), escape(v.info["config"].value("llm", "?")),
-                      escape(v.info.value("status", "?")),
-                      v.stop_rule.empty() ? "" : " (" + escape(v.stop_rule + ": " + v.stop_reason) + ")");
+  std::string html = fmt::format(
+      "<!DOCTYPE html><html><head><meta charset=\"utf-8\"><title>kopt run "
+      "{}</title><style>{}</style></head><body>",
+      escape(id), kStyle);
+  html += fmt::format(
+      "<h1>kopt run {}</h1><p>Benchmark <b>{}</b>, model <code>{}</code>, status {}{}.</p>",
+      escape(id), escape(v.info["benchmark"].value("name", "?")),
+      escape(v.info["config"].value("llm", "?")), escape(v.info.value("status", "?")),
+      v.stop_rule.empty() ? "" : " (" + escape(v.stop_rule + ": " + v.stop_reason) + ")");
   html += summary_table(v) + trajectory(v) + roofline(v, roofs) + iterations(v);
   return html + "</body></html>\n";
 }

@@ -24,9 +24,11 @@ void apply(RunView& view, const Json& e) {
     const Json usage = e["response"].value("usage", Json::object());
     it.input_tokens += usage.value("input_tokens", 0);
     it.output_tokens += usage.value("output_tokens", 0);
-    if (e.value("role", "") == "analyst" && e["response"].value("tool_calls", Json::array()).empty())
+    if (e.value("role", "") == "analyst" &&
+        e["response"].value("tool_calls", Json::array()).empty())
       it.analysis = e["response"].value("text", "");
-  } else if (type == "tool_call" && e.value("name", "") == "roofline" && e.value("role", "") == "kopt") {
+  } else if (type == "tool_call" && e.value("name", "") == "roofline" &&
+             e.value("role", "") == "kopt") {
     iteration_of(view, e.value("iteration", 0)).roofline = e.value("text", "");
   } else if (type == "candidate" || type == "no_candidate") {
     CandidateView c;

@@ -18,7 +18,8 @@ struct Axis {
   bool log;
   int from, to;
   double map(double v) const {
-    const double a = log ? std::log10(std::max(v, 1e-300)) : v, l = log ? std::log10(lo) : lo, h = log ? std::log10(hi) : hi;
+    const double a = log ? std::log10(std::max(v, 1e-300)) : v, l = log ? std::log10(lo) : lo,
+                 h = log ? std::log10(hi) : hi;
     return from + (to - from) * (h > l ? (a - l) / (h - l) : 0.5);
   }
 };
@@ -33,9 +34,12 @@ double nice_step(double raw) {
 }
 
 Axis fit(std::vector<double> values, bool log, int from, int to) {
-  values.erase(std::remove_if(values.begin(), values.end(), [&](double v) { return !std::isfinite(v) || (log && v <= 0); }), values.end());
+  values.erase(std::remove_if(values.begin(), values.end(),
+                              [&](double v) { return !std::isfinite(v) || (log && v <= 0); }),
+               values.end());
   if (values.empty()) return {1, 10, log, from, to};
-  double lo = *std::min_element(values.begin(), values.end()), hi = *std::max_element(values.begin(), values.end());
+  double lo = *std::min_element(values.begin(), values.end()),
+         hi = *std::max_element(values.begin(), values.end());
   if (log) {
     lo = std::pow(10, std::floor(std::log10(lo)));
     hi = std::pow(10, std::ceil(std::log10(hi * 1.0001)));
@@ -60,11 +64,13 @@ std::string ticks(const Axis& axis, bool horizontal, int other) {
     const double p = axis.map(v);
     const std::string text = fmt::format("{:.3g}", v);
     if (horizontal)
-      out += fmt::format(R"svg(<line x1="{0:.1f}" y1="{1}" x2="{0:.1f}" y2="{2}" class="grid"/><text x="{0:.1f}" y="{3}" text-anchor="middle">{4}</text>)svg",
-                         p, kTop, other, other + 16, text);
+      out += fmt::format(
+          R"svg(<line x1="{0:.1f}" y1="{1}" x2="{0:.1f}" y2="{2}" class="grid"/><text x="{0:.1f}" y="{3}" text-anchor="middle">{4}</text>)svg",
+          p, kTop, other, other + 16, text);
     else
-      out += fmt::format(R"svg(<line x1="{1}" y1="{0:.1f}" x2="{2}" y2="{0:.1f}" class="grid"/><text x="{3}" y="{4:.1f}" text-anchor="end">{5}</text>)svg",
-                         p, kLeft, other, kLeft - 6, p + 4, text);
+      out += fmt::format(
+          R"svg(<line x1="{1}" y1="{0:.1f}" x2="{2}" y2="{0:.1f}" class="grid"/><text x="{3}" y="{4:.1f}" text-anchor="end">{5}</text>)svg",
+          p, kLeft, other, kLeft - 6, p + 4, text);
   }
   return out;
 }
@@ -75,11 +81,20 @@ std::string escape(const std::string& text) {
   std::string out;
   for (char c : text) {
     switch (c) {
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '&': out += "&amp;"; break;
-      case '"': out += "&quot;"; break;
-      default: out += c;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '&':
+        out += "&amp;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      default:
+        out += c;
     }
   }
   return out;
@@ -93,27 +108,41 @@ std::string render(const Chart& c) {
   }
   for (const auto& l : c.lines)
     for (const auto& [x, y] : l.points) xs.push_back(x), ys.push_back(y);
-  const Axis x = fit(xs, c.log_x, kLeft, c.width - kRight), y = fit(ys, c.log_y, c.height - kBottom, kTop);
-  std::string out = fmt::format(R"svg(<svg xmlns="http://www.w3.org/2000/svg" width="{0}" height="{1}" viewBox="0 0 {0} {1}" class="chart">)svg", c.width, c.height);
-  out += fmt::format(R"svg(<text x="{}" y="20" class="title">{}</text>)svg", kLeft, escape(c.title));
+  const Axis x = fit(xs, c.log_x, kLeft, c.width - kRight),
+             y = fit(ys, c.log_y, c.height - kBottom, kTop);
+  std::string out = fmt::format(
+      R"svg(<svg xmlns="http://www.w3.org/2000/svg" width="{0}" height="{1}" viewBox="0 0 {0} {1}" class="chart">)svg",
+      c.width, c.height);
+  out +=
+      fmt::format(R"svg(<text x="{}" y="20" class="title">{}</text>)svg", kLeft, escape(c.title));
   out += ticks(x, true, c.height - kBottom) + ticks(y, false, c.width - kRight);
-  out += fmt::format(R"svg(<text x="{}" y="{}" text-anchor="middle">{}</text>)svg", (kLeft + c.width - kRight) / 2, c.height - 10, escape(c.x_label));
-  out += fmt::format(R"svg(<text x="14" y="{0}" transform="rotate(-90 14 {0})" text-anchor="middle">{1}</text>)svg", (kTop + c.height - kBottom) / 2, escape(c.y_label));
+  out += fmt::format(R"svg(<text x="{}" y="{}" text-anchor="middle">{}</text>)svg",
+                     (kLeft + c.width - kRight) / 2, c.height - 10, escape(c.x_label));
+  out += fmt::format(
+      R"svg(<text x="14" y="{0}" transform="rotate(-90 14 {0})" text-anchor="middle">{1}</text>)svg",
+      (kTop + c.height - kBottom) / 2, escape(c.y_label));
   for (const auto& l : c.lines) {
     std::string path;
-    for (const auto& [px, py] : l.points) path += fmt::format("{}{:.1f},{:.1f}", path.empty() ? "M" : " L", x.map(px), y.map(py));
-    out += fmt::format(R"svg(<path d="{}" fill="none" stroke="{}" stroke-width="2"{}/>)svg", path, l.color, l.dashed ? R"svg( stroke-dasharray="6 4")svg" : "");
+    for (const auto& [px, py] : l.points)
+      path += fmt::format("{}{:.1f},{:.1f}", path.empty() ? "M" : " L", x.map(px), y.map(py));
+    out += fmt::format(R"svg(<path d="{}" fill="none" stroke="{}" stroke-width="2"{}/>)svg", path,
+                       l.color, l.dashed ? R"svg( stroke-dasharray="6 4")svg" : "");
     if (!l.label.empty() && !l.points.empty())
-      out += fmt::format(R"svg(<text x="{:.1f}" y="{:.1f}" fill="{}" class="small">{}</text>)svg", x.map(l.points.back().first) - 4,
-                         y.map(l.points.back().second) - 6, l.color, escape(l.label));
+      out += fmt::format(R"svg(<text x="{:.1f}" y="{:.1f}" fill="{}" class="small">{}</text>)svg",
+                         x.map(l.points.back().first) - 4, y.map(l.points.back().second) - 6,
+                         l.color, escape(l.label));
   }
   for (const auto& p : c.points) {
     const double px = x.map(p.x), py = y.map(p.y);
     if (p.y_low > 0 && p.y_high > 0)
-      out += fmt::format(R"svg(<line x1="{0:.1f}" y1="{1:.1f}" x2="{0:.1f}" y2="{2:.1f}" stroke="{3}"/>)svg", px, y.map(p.y_low), y.map(p.y_high), p.color);
-    out += fmt::format(R"svg(<circle cx="{:.1f}" cy="{:.1f}" r="5" stroke="{}" fill="{}"><title>{}</title></circle>)svg", px, py, p.color,
-                       p.filled ? p.color : "white", escape(p.label));
-    out += fmt::format(R"svg(<text x="{:.1f}" y="{:.1f}" class="small">{}</text>)svg", px + 7, py - 7, escape(p.label));
+      out += fmt::format(
+          R"svg(<line x1="{0:.1f}" y1="{1:.1f}" x2="{0:.1f}" y2="{2:.1f}" stroke="{3}"/>)svg", px,
+          y.map(p.y_low), y.map(p.y_high), p.color);
+    out += fmt::format(
+        R"svg(<circle cx="{:.1f}" cy="{:.1f}" r="5" stroke="{}" fill="{}"><title>{}</title></circle>)svg",
+        px, py, p.color, p.filled ? p.color : "white", escape(p.label));
+    out += fmt::format(R"svg(<text x="{:.1f}" y="{:.1f}" class="small">{}</text>)svg", px + 7,
+                       py - 7, escape(p.label));
   }
   return out + "</svg>";
 }

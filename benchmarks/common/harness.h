@@ -91,12 +91,18 @@ enum class DType : uint8_t { f32 = 1, f64 = 2, i32 = 3, i64 = 4, u8 = 5, u32 = 6
 
 template <class T>
 constexpr DType dtype_of() {
-  if constexpr (std::is_same_v<T, float>) return DType::f32;
-  else if constexpr (std::is_same_v<T, double>) return DType::f64;
-  else if constexpr (std::is_same_v<T, int32_t>) return DType::i32;
-  else if constexpr (std::is_same_v<T, int64_t>) return DType::i64;
-  else if constexpr (std::is_same_v<T, uint8_t>) return DType::u8;
-  else if constexpr (std::is_same_v<T, uint32_t>) return DType::u32;
+  if constexpr (std::is_same_v<T, float>)
+    return DType::f32;
+  else if constexpr (std::is_same_v<T, double>)
+    return DType::f64;
+  else if constexpr (std::is_same_v<T, int32_t>)
+    return DType::i32;
+  else if constexpr (std::is_same_v<T, int64_t>)
+    return DType::i64;
+  else if constexpr (std::is_same_v<T, uint8_t>)
+    return DType::u8;
+  else if constexpr (std::is_same_v<T, uint32_t>)
+    return DType::u32;
   else {
     static_assert(std::is_same_v<T, uint64_t>, "unsupported output element type");
     return DType::u64;
@@ -224,16 +230,24 @@ inline Options parse_options(int argc, char** argv) {
     std::string flag = argv[i];
     if (i + 1 >= argc) OutputFile::die("missing value after " + flag);
     const char* value = argv[++i];
-    if (flag == "--mode") o.mode = value;
-    else if (flag == "--size") o.size = std::atol(value);
-    else if (flag == "--seed" || flag == "--seeds") o.seeds = parse_list(value);
-    else if (flag == "--warmup") o.warmup = std::atoi(value);
-    else if (flag == "--reps") o.reps = std::atoi(value);
+    if (flag == "--mode")
+      o.mode = value;
+    else if (flag == "--size")
+      o.size = std::atol(value);
+    else if (flag == "--seed" || flag == "--seeds")
+      o.seeds = parse_list(value);
+    else if (flag == "--warmup")
+      o.warmup = std::atoi(value);
+    else if (flag == "--reps")
+      o.reps = std::atoi(value);
     else if (flag == "--capture")
       for (auto c : parse_list(value)) o.capture.push_back(static_cast<int>(c));
-    else if (flag == "--out") o.out = value;
-    else if (flag == "--report") o.report = value;
-    else OutputFile::die("unknown option " + flag);
+    else if (flag == "--out")
+      o.out = value;
+    else if (flag == "--report")
+      o.report = value;
+    else
+      OutputFile::die("unknown option " + flag);
   }
   if (o.mode != "check" && o.mode != "time" && o.mode != "run")
     OutputFile::die("--mode must be check, time or run");
@@ -303,8 +317,8 @@ inline std::vector<int64_t> run_time(Problem& problem, const Options& o, int& ma
 }
 
 /// Writes the JSON report; `extra` holds further members ("key":value,...) for the object.
-inline void write_report(const Options& o, const std::vector<int64_t>& samples,
-                         int threads_before, int threads_max, const std::string& extra = "") {
+inline void write_report(const Options& o, const std::vector<int64_t>& samples, int threads_before,
+                         int threads_max, const std::string& extra = "") {
   std::FILE* report = std::fopen(o.report.c_str(), "w");
   if (!report) OutputFile::die("cannot write " + o.report);
   std::fprintf(report, "{\"format\":\"kopt-report/1\",\"threads_before\":%d,\"threads_max\":%d,",

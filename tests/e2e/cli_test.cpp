@@ -35,7 +35,8 @@ TEST(CliTest, UnknownBenchmarkIsOneLine) {
 
 TEST(CliTest, MalformedManifestIsOneLine) {
   TempDir suite("kopt-suite-");
-  ASSERT_TRUE(write_file(suite.path() / "broken" / "benchmark.json", "{\"format\": \"kopt-benchmark/1\", "));
+  ASSERT_TRUE(write_file(suite.path() / "broken" / "benchmark.json",
+                         "{\"format\": \"kopt-benchmark/1\", "));
   ProcessResult r = test::run_kopt({"eval", "broken", "--suite", suite.path().string()});
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_EQ(lines(r.output), 1) << r.output;
@@ -44,7 +45,8 @@ TEST(CliTest, MalformedManifestIsOneLine) {
 
 TEST(CliTest, ManifestWithAMissingFieldSaysWhich) {
   TempDir suite("kopt-suite-");
-  ASSERT_TRUE(write_file(suite.path() / "partial" / "benchmark.json", R"({"format": "kopt-benchmark/1", "name": "partial"})"));
+  ASSERT_TRUE(write_file(suite.path() / "partial" / "benchmark.json",
+                         R"({"format": "kopt-benchmark/1", "name": "partial"})"));
   ProcessResult r = test::run_kopt({"eval", "partial", "--suite", suite.path().string()});
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_NE(r.output.find("missing field 'language'"), std::string::npos) << r.output;
@@ -59,16 +61,20 @@ TEST(CliTest, MissingCandidateFileIsOneLine) {
 
 TEST(CliTest, CandidateThatDoesNotCompileFailsWithTheCompilerError) {
   TempDir dir("kopt-candidate-");
-  ASSERT_TRUE(write_file(dir.path() / "broken.cpp", "#include \"kernel.h\"\nvoid standardize( {\n"));
-  ProcessResult r = test::run_kopt({"eval", "licm", "--variant", (dir.path() / "broken.cpp").string(), "--json"});
+  ASSERT_TRUE(
+      write_file(dir.path() / "broken.cpp", "#include \"kernel.h\"\nvoid standardize( {\n"));
+  ProcessResult r =
+      test::run_kopt({"eval", "licm", "--variant", (dir.path() / "broken.cpp").string(), "--json"});
   EXPECT_EQ(r.exit_code, 1);
   Json doc = test::last_json(r.output);
   EXPECT_EQ(doc["verdict"]["status"], "build-failed");
-  EXPECT_NE(doc["verdict"]["reason"].get<std::string>().find("kernel.cpp:2"), std::string::npos) << doc["verdict"];
+  EXPECT_NE(doc["verdict"]["reason"].get<std::string>().find("kernel.cpp:2"), std::string::npos)
+      << doc["verdict"];
 }
 
 TEST(CliTest, HumanVersionAsACandidateFilePassesTheCheck) {
-  ProcessResult r = test::run_kopt({"eval", "licm", "--variant", licm_file("human.cpp"), "--no-time", "--json"});
+  ProcessResult r =
+      test::run_kopt({"eval", "licm", "--variant", licm_file("human.cpp"), "--no-time", "--json"});
   EXPECT_EQ(r.exit_code, 0) << r.output;
   Json doc = test::last_json(r.output);
   EXPECT_EQ(doc["format"], "kopt-evaluation/1");
@@ -78,7 +84,8 @@ TEST(CliTest, HumanVersionAsACandidateFilePassesTheCheck) {
 }
 
 TEST(CliTest, EvaluationDocumentKeepsEverySample) {
-  ProcessResult r = test::run_kopt({"eval", "licm", "--variant", "human", "--budget", "1", "--json"});
+  ProcessResult r =
+      test::run_kopt({"eval", "licm", "--variant", "human", "--budget", "1", "--json"});
   Json doc = test::last_json(r.output);
   ASSERT_TRUE(doc["timing"].is_object()) << r.output;
   const Json& timing = doc["timing"];
@@ -97,8 +104,9 @@ TEST(CliTest, RefusesToRunCandidatesWithoutASandboxUnlessTold) {
   EXPECT_EQ(lines(refused.output), 1) << refused.output;
   EXPECT_NE(refused.output.find("--no-sandbox"), std::string::npos);
 
-  ProcessResult allowed = test::run_kopt({"eval", "licm", "--no-time", "--json", "--no-sandbox"},
-                                         std::chrono::seconds(120), {{"KOPT_BWRAP", "/nonexistent/bwrap"}});
+  ProcessResult allowed =
+      test::run_kopt({"eval", "licm", "--no-time", "--json", "--no-sandbox"},
+                     std::chrono::seconds(120), {{"KOPT_BWRAP", "/nonexistent/bwrap"}});
   EXPECT_EQ(allowed.exit_code, 0) << allowed.output;
   EXPECT_EQ(test::last_json(allowed.output)["sandbox"], "none (--no-sandbox)");
 }

@@ -29,7 +29,9 @@ std::string fixture(const std::string& name) {
 }
 
 Json completion(Json message, const std::string& finish) {
-  return {{"id", "chatcmpl-test"}, {"object", "chat.completion"}, {"model", "scripted"},
+  return {{"id", "chatcmpl-test"},
+          {"object", "chat.completion"},
+          {"model", "scripted"},
           {"choices", {{{"index", 0}, {"message", message}, {"finish_reason", finish}}}},
           {"usage", {{"prompt_tokens", 1200}, {"completion_tokens", 300}, {"total_tokens", 1500}}}};
 }
@@ -41,11 +43,22 @@ Reply scripted_model(const Received& request) {
   const std::string system = body["messages"][0].value("content", "");
   const std::string user = body["messages"][1].value("content", "");
   if (system.find("performance analyst") != std::string::npos)
-    return {200, dump_json(completion({{"role", "assistant"}, {"content", "Diagnosis: the hot line recomputes invariant work.\nPlan:\n1. Hoist it."}}, "stop"))};
-  const std::string source = fixture(user.find("# Benchmark licm") != std::string::npos ? "licm_hoisted.cpp" : "count_smaller_off_by_one.cpp");
-  Json call = {{"id", "call_1"}, {"type", "function"},
-               {"function", {{"name", "submit"}, {"arguments", dump_json({{"source", source}, {"summary", "scripted change"}})}}}};
-  return {200, dump_json(completion({{"role", "assistant"}, {"content", nullptr}, {"tool_calls", {call}}}, "tool_calls"))};
+    return {200, dump_json(completion(
+                     {{"role", "assistant"},
+                      {"content",
+                       "Diagnosis: the hot line recomputes invariant work.\nPlan:\n1. Hoist it."}},
+                     "stop"))};
+  const std::string source =
+      fixture(user.find("# Benchmark licm") != std::string::npos ? "licm_hoisted.cpp"
+                                                                 : "count_smaller_off_by_one.cpp");
+  Json call = {{"id", "call_1"},
+               {"type", "function"},
+               {"function",
+                {{"name", "submit"},
+                 {"arguments", dump_json({{"source", source}, {"summary", "scripted change"}})}}}};
+  return {200, dump_json(
+                   completion({{"role", "assistant"}, {"content", nullptr}, {"tool_calls", {call}}},
+                              "tool_calls"))};
 }
 
 // Each test has its own model server and folder of runs: ctest runs every test in a process of
@@ -58,9 +71,12 @@ class LoopTest : public ::testing::Test {
     runs_ = std::make_unique<TempDir>("kopt-loop-runs-");
   }
 
-  ProcessResult kopt(std::vector<std::string> args, std::chrono::seconds timeout = std::chrono::seconds(400)) {
+  ProcessResult kopt(std::vector<std::string> args,
+                     std::chrono::seconds timeout = std::chrono::seconds(400)) {
     args.insert(args.end(), {"--out", runs_->path().string()});
-    return test::run_kopt(args, timeout, {{"OPENAI_BASE_URL", server_->url() + "/v1"}, {"OPENAI_API_KEY", "sk-test-not-a-real-key"}});
+    return test::run_kopt(args, timeout,
+                          {{"OPENAI_BASE_URL", server_->url() + "/v1"},
+                           {"OPENAI_API_KEY", "sk-test-not-a-real-key"}});
   }
 
   // The folder of the newest run of a benchmark.
@@ -73,13 +89,16 @@ class LoopTest : public ::testing::Test {
     return newest;
   }
 
-  static Json summary_of(const std::filesystem::path& run) { return read_json_file(run / "summary.json").value(); }
+  static Json summary_of(const std::filesystem::path& run) {
+    return read_json_file(run / "summary.json").value();
+  }
 
   std::unique_ptr<FakeApiServer> server_;
   std::unique_ptr<TempDir> runs_;
 };
 
-const std::vector<std::string> kQuick = {"--llm", "openai:scripted", "--iterations", "1", "--timing-budget", "1"};
+const std::vector<std::string> kQuick = {"--llm", "openai:scripted", "--iterations",
+                                         "1",     "--timing-budget", "1"};
 
 std::vector<std::string> run_args(const std::string& bench) {
   std::vector<std::string> args = {"run", bench};
@@ -88,8 +107,9 @@ std::vector<std::string> run_args(const std::string& bench) {
 }
 
 // Copies a run, flips its first accepted decision, and expects the replay to name it.
-void expect_tampering_is_caught(const std::filesystem::path& original, const std::filesystem::path& copy,
-                                const std::function<ProcessResult(std::vector<std::string>)>& kopt) {
+void expect_tampering_is_caught(
+    const std::filesystem::path& original, const std::filesystem::path& copy,
+    const std::function<ProcessResult(std::vector<std::string>)>& kopt) {
   std::filesystem::copy(original, copy, std::filesystem::copy_options::recursive);
   std::string events = read_file(copy / "events.jsonl").value();
   const size_t at = events.find("\"accepted\":true");
@@ -103,17 +123,26 @@ void expect_tampering_is_caught(const std::filesystem::path& original, const std
 }
 
 // Writes the run's report and renders it in Debian's headless Chromium.
-void expect_report_renders(const std::filesystem::path& dir, const std::function<ProcessResult(std::vector<std::string>)>& kopt) {
+void expect_report_renders(const std::filesystem::path& dir,
+                           const std::function<ProcessResult(std::vector<std::string>)>& kopt) {
   ProcessResult report = kopt({"report", dir.string(), "--peak-gflops", "50", "--peak-gbs", "20"});
   ASSERT_EQ(report.exit_code, 0) << report.output;
   const std::string html = read_file(dir / "report.html").value();
   EXPECT_NE(html.find("<svg"), std::string::npos);
-  EXPECT_EQ(html.find("<script"), std::string::npos) << "the report must be self-contained and static";
+  EXPECT_EQ(html.find("<script"), std::string::npos)
+      << "the report must be self-contained and static";
   const char* chromium = "/usr/bin/chromium";
-  ASSERT_EQ(access(chromium, X_OK), 0) << "Debian's chromium is missing; scripts/setup.sh installs it";
+  ASSERT_EQ(access(chromium, X_OK), 0)
+      << "Debian's chromium is missing; scripts/setup.sh installs it";
   ProcessSpec shot;
-  shot.argv = {chromium, "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", "--window-size=1200,1600",
-               "--screenshot=" + (dir / "report.png").string(), "file://" + (dir / "report.html").string()};
+  shot.argv = {chromium,
+               "--headless",
+               "--no-sandbox",
+               "--disable-gpu",
+               "--hide-scrollbars",
+               "--window-size=1200,1600",
+               "--screenshot=" + (dir / "report.png").string(),
+               "file://" + (dir / "report.html").string()};
   shot.env = {{"PATH", "/usr/bin:/bin"}, {"HOME", dir.string()}};
   shot.timeout = std::chrono::seconds(120);
   ProcessResult r = LocalProcessRunner().run(shot);
@@ -133,8 +162,10 @@ TEST_F(LoopTest, KeepsTheFasterKernelReplaysItCatchesTamperingAndReports) {
   EXPECT_GT(summary["best"]["ci_low"].get<double>(), 1.0);
   EXPECT_TRUE(std::filesystem::exists(dir / "candidates" / "0001" / "diff.patch"));
   EXPECT_TRUE(std::filesystem::exists(dir / "candidates" / "0001" / "evaluation.json"));
-  const std::string run_json = read_file(dir / "run.json").value() + read_file(dir / "events.jsonl").value();
-  EXPECT_EQ(run_json.find("sk-test-not-a-real-key"), std::string::npos) << "the API key leaked into the record";
+  const std::string run_json =
+      read_file(dir / "run.json").value() + read_file(dir / "events.jsonl").value();
+  EXPECT_EQ(run_json.find("sk-test-not-a-real-key"), std::string::npos)
+      << "the API key leaked into the record";
 
   ProcessResult replay = kopt({"replay", dir.string()});
   EXPECT_EQ(replay.exit_code, 0) << replay.output;
@@ -154,7 +185,9 @@ TEST_F(LoopTest, RejectsTheWrongKernelWithItsReason) {
   const Json& candidate = summary["candidates"][0];
   EXPECT_EQ(candidate["status"], "incorrect");
   EXPECT_EQ(candidate["category"], "wrong");
-  EXPECT_NE(candidate["reason"].get<std::string>().find("output 'counts' differs"), std::string::npos) << candidate.dump();
+  EXPECT_NE(candidate["reason"].get<std::string>().find("output 'counts' differs"),
+            std::string::npos)
+      << candidate.dump();
   ProcessResult replay = kopt({"replay", dir.string()});
   EXPECT_EQ(replay.exit_code, 0) << replay.output;
 }
@@ -162,13 +195,23 @@ TEST_F(LoopTest, RejectsTheWrongKernelWithItsReason) {
 TEST_F(LoopTest, KilledRunResumesLosingNothing) {
   // Start a run in a process group of its own and SIGKILL the whole group while the first
   // candidate is being evaluated (its "candidate" event is on disk, its evaluation is not).
-  std::vector<std::string> args = {KOPT_BINARY, "run", "licm", "--llm", "openai:scripted", "--iterations", "2",
-                                   "--timing-budget", "1", "--out", runs_->path().string()};
+  std::vector<std::string> args = {KOPT_BINARY,
+                                   "run",
+                                   "licm",
+                                   "--llm",
+                                   "openai:scripted",
+                                   "--iterations",
+                                   "2",
+                                   "--timing-budget",
+                                   "1",
+                                   "--out",
+                                   runs_->path().string()};
   std::vector<char*> argv;
   for (auto& a : args) argv.push_back(a.data());
   argv.push_back(nullptr);
-  std::vector<std::string> env = {"PATH=/usr/bin:/bin", "HOME=/tmp", "KOPT_CACHE_DIR=" + test::test_cache().string(),
-                                  "OPENAI_BASE_URL=" + server_->url() + "/v1", "OPENAI_API_KEY=sk-test"};
+  std::vector<std::string> env = {
+      "PATH=/usr/bin:/bin", "HOME=/tmp", "KOPT_CACHE_DIR=" + test::test_cache().string(),
+      "OPENAI_BASE_URL=" + server_->url() + "/v1", "OPENAI_API_KEY=sk-test"};
   std::vector<char*> envp;
   for (auto& e : env) envp.push_back(e.data());
   envp.push_back(nullptr);
@@ -182,7 +225,10 @@ TEST_F(LoopTest, KilledRunResumesLosingNothing) {
   std::filesystem::path dir;
   for (int waited = 0; waited < 3000; ++waited) {
     dir = newest_run("licm");
-    if (!dir.empty() && read_file(dir / "events.jsonl").value_or("").find("\"type\":\"candidate\"") != std::string::npos) break;
+    if (!dir.empty() &&
+        read_file(dir / "events.jsonl").value_or("").find("\"type\":\"candidate\"") !=
+            std::string::npos)
+      break;
     usleep(20000);
   }
   ::kill(-pid, SIGKILL);

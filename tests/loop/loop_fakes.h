@@ -19,7 +19,8 @@ class ScriptedBackend : public llm::LlmBackend {
  public:
   using Script = std::function<llm::ChatResponse(const llm::ChatRequest&)>;
   explicit ScriptedBackend(Script script) : script_(std::move(script)) {}
-  Result<llm::ChatResponse> chat(const llm::ChatRequest& request, const llm::ChatOptions&) override {
+  Result<llm::ChatResponse> chat(const llm::ChatRequest& request,
+                                 const llm::ChatOptions&) override {
     ++calls;
     llm::ChatResponse response = script_(request);
     response.usage = {1000, 100};
@@ -38,7 +39,8 @@ class ScriptedBackend : public llm::LlmBackend {
 /// no difference, "// WRONG" computes wrong outputs, "// BROKEN" does not compile.
 class MarkerExecutor : public EvaluationExecutor {
  public:
-  Evaluation evaluate(const Benchmark& bench, const EvalRequest& request, const ProgressFn&) override {
+  Evaluation evaluate(const Benchmark& bench, const EvalRequest& request,
+                      const ProgressFn&) override {
     ++evaluations;
     Evaluation e;
     e.benchmark = bench.name;
@@ -56,7 +58,8 @@ class MarkerExecutor : public EvaluationExecutor {
       return e;
     }
     double speedup = 1.0;
-    if (auto at = request.source.find("// FAST "); at != std::string::npos) speedup = std::stod(request.source.substr(at + 8));
+    if (auto at = request.source.find("// FAST "); at != std::string::npos)
+      speedup = std::stod(request.source.substr(at + 8));
     TimingOutcome t;
     t.ok = true;
     t.interval = {speedup, speedup * 0.97, speedup * 1.03};
@@ -88,7 +91,8 @@ inline llm::ChatResponse text(const std::string& content) {
 }
 
 /// A response that calls one tool with JSON arguments.
-inline llm::ChatResponse call(const std::string& name, const std::string& arguments, const std::string& id = "c1") {
+inline llm::ChatResponse call(const std::string& name, const std::string& arguments,
+                              const std::string& id = "c1") {
   llm::ChatResponse r;
   r.tool_calls.push_back({id, name, arguments, ""});
   r.finish_reason = llm::FinishReason::tool_calls;
@@ -101,6 +105,8 @@ inline llm::ChatResponse submit(const std::string& source) {
 }
 
 /// True when the request is the analyst's.
-inline bool is_analyst(const llm::ChatRequest& r) { return r.system.find("performance analyst") != std::string::npos; }
+inline bool is_analyst(const llm::ChatRequest& r) {
+  return r.system.find("performance analyst") != std::string::npos;
+}
 
 }  // namespace kopt::test

@@ -16,7 +16,8 @@ namespace kopt::test {
 /// A private cache folder for one test binary, removed at exit.
 inline const std::filesystem::path& test_cache() {
   static const std::filesystem::path dir = [] {
-    auto path = std::filesystem::temp_directory_path() / ("kopt-test-cache-" + std::to_string(::getpid()));
+    auto path =
+        std::filesystem::temp_directory_path() / ("kopt-test-cache-" + std::to_string(::getpid()));
     std::filesystem::create_directories(path);
     std::atexit([] { std::filesystem::remove_all(test_cache()); });
     return path;
@@ -42,7 +43,8 @@ inline ProcessResult run_kopt(const std::vector<std::string>& args,
 
 /// Parses the JSON document at the end of kopt's output (after any status lines).
 inline Json last_json(const std::string& output) {
-  const size_t start = output.find("\n{") != std::string::npos ? output.find("\n{") + 1 : output.find('{');
+  const size_t start =
+      output.find("\n{") != std::string::npos ? output.find("\n{") + 1 : output.find('{');
   auto parsed = parse_json(output.substr(start == std::string::npos ? 0 : start), "kopt output");
   return parsed ? *parsed : Json();
 }
@@ -59,6 +61,8 @@ inline int count_processes_with_prefix(const std::string& prefix) {
 }
 
 /// The repository's root (benchmarks/, tests/cheats/).
-inline std::filesystem::path source_root() { return std::filesystem::path(KOPT_TEST_FIXTURES).parent_path().parent_path(); }
+inline std::filesystem::path source_root() {
+  return std::filesystem::path(KOPT_TEST_FIXTURES).parent_path().parent_path();
+}
 
 }  // namespace kopt::test

@@ -26,7 +26,8 @@ int count_processes(const std::vector<std::string>& argv) {
   return count;
 }
 
-ProcessResult sh(const std::string& script, std::chrono::milliseconds timeout = std::chrono::seconds(20),
+ProcessResult sh(const std::string& script,
+                 std::chrono::milliseconds timeout = std::chrono::seconds(20),
                  std::string input = {}) {
   ProcessSpec spec;
   spec.argv = {"/bin/sh", "-c", script};
@@ -55,7 +56,8 @@ TEST(ProcessTest, ReportsTheKillingSignal) {
 TEST(ProcessTest, TimeoutKillsTheWholeProcessGroup) {
   const auto start = std::chrono::steady_clock::now();
   ProcessResult r = sh("sleep 300 & sleep 300; echo never", std::chrono::milliseconds(500));
-  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   EXPECT_TRUE(r.timed_out);
   EXPECT_LT(seconds, 5);
   EXPECT_EQ(r.output.find("never"), std::string::npos);

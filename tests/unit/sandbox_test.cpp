@@ -30,12 +30,14 @@ int count_processes(const std::vector<std::string>& argv) {
 class SandboxTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    if (auto usable = probe_sandbox(); !usable) GTEST_SKIP() << "bubblewrap unusable: " << usable.error().message;
+    if (auto usable = probe_sandbox(); !usable)
+      GTEST_SKIP() << "bubblewrap unusable: " << usable.error().message;
     workspace_ = std::make_unique<TempDir>("sandbox-test-", std::filesystem::temp_directory_path());
     share_workspace(workspace_->path(), policy_);
   }
 
-  ProcessResult run(const std::string& script, std::chrono::milliseconds timeout = std::chrono::seconds(20)) {
+  ProcessResult run(const std::string& script,
+                    std::chrono::milliseconds timeout = std::chrono::seconds(20)) {
     ProcessSpec spec;
     spec.argv = {"/bin/sh", "-c", script};
     spec.env = {{"PATH", "/usr/bin:/bin"}};
@@ -50,7 +52,8 @@ class SandboxTest : public ::testing::Test {
 }  // namespace
 
 TEST_F(SandboxTest, WorkspaceIsWritableAndTheSystemIsNot) {
-  ProcessResult r = run("echo hi > out.txt && cat out.txt && touch /usr/kopt-x 2>&1; touch /etc/kopt-x 2>&1; true");
+  ProcessResult r = run(
+      "echo hi > out.txt && cat out.txt && touch /usr/kopt-x 2>&1; touch /etc/kopt-x 2>&1; true");
   EXPECT_NE(r.output.find("hi"), std::string::npos);
   EXPECT_NE(r.output.find("Read-only file system"), std::string::npos) << r.output;
   EXPECT_TRUE(std::filesystem::exists(workspace_->path() / "out.txt"));
@@ -65,9 +68,11 @@ TEST_F(SandboxTest, UserFilesAreInvisible) {
 }
 
 TEST_F(SandboxTest, TemporaryFolderIsPrivate) {
-  const std::filesystem::path marker = std::filesystem::temp_directory_path() / "kopt-sandbox-marker";
+  const std::filesystem::path marker =
+      std::filesystem::temp_directory_path() / "kopt-sandbox-marker";
   ASSERT_TRUE(write_file(marker, "secret"));
-  ProcessResult r = run("cat " + marker.string() + " 2>&1; echo leaked > /tmp/kopt-from-sandbox; echo done");
+  ProcessResult r =
+      run("cat " + marker.string() + " 2>&1; echo leaked > /tmp/kopt-from-sandbox; echo done");
   EXPECT_EQ(r.output.find("secret"), std::string::npos);
   EXPECT_FALSE(std::filesystem::exists("/tmp/kopt-from-sandbox"));
   std::filesystem::remove(marker);
@@ -98,9 +103,12 @@ TEST_F(SandboxTest, ForkBombIsContainedAndLeavesNothingBehind) {
   policy_.limits.processes = 64;
   const auto start = std::chrono::steady_clock::now();
   // Keeps forking after fork starts failing (a shell would give up), until the timeout kills it.
-  ProcessResult r = run("exec perl -e 'while (1) { my $p = fork(); if (defined $p && !$p) { exec(\"sleep\", \"1234\") } }'",
-                        std::chrono::seconds(2));
-  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  ProcessResult r =
+      run("exec perl -e 'while (1) { my $p = fork(); if (defined $p && !$p) { exec(\"sleep\", "
+          "\"1234\") } }'",
+          std::chrono::seconds(2));
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   EXPECT_TRUE(r.timed_out) << r.describe() << r.output;
   EXPECT_LT(seconds, 10);
   usleep(300000);
@@ -110,8 +118,9 @@ TEST_F(SandboxTest, ForkBombIsContainedAndLeavesNothingBehind) {
 TEST_F(SandboxTest, ReadOnlyFoldersUnderTmpStayVisible) {
   TempDir exposed("sandbox-exposed-", std::filesystem::temp_directory_path());
   ASSERT_TRUE(write_file(exposed.path() / "tool.txt", "visible"));
-  std::filesystem::permissions(exposed.path(), std::filesystem::perms::others_read | std::filesystem::perms::others_exec,
-                               std::filesystem::perm_options::add);
+  std::filesystem::permissions(
+      exposed.path(), std::filesystem::perms::others_read | std::filesystem::perms::others_exec,
+      std::filesystem::perm_options::add);
   policy_.read_only.push_back(exposed.path());
   ProcessResult r = run("cat " + (exposed.path() / "tool.txt").string());
   EXPECT_EQ(r.output, "visible") << r.output;

@@ -19,20 +19,23 @@ TEST(StaticCheckTest, CleanKernelPasses) {
       "_Z11standardizePKdS0_S0_Pdlldd T 0 153\n"
       "exp U\n"
       "_ZN12_GLOBAL__N_16helperEv t 10 20\n"
-      "_ZNSt6vectorIdSaIdEE17_M_realloc_insertIJRKdEEEvN9__gnu_cxx17__normal_iteratorIPdS1_EEDpOT_ W 0 10\n"
+      "_ZNSt6vectorIdSaIdEE17_M_realloc_insertIJRKdEEEvN9__gnu_cxx17__normal_iteratorIPdS1_EEDpOT_ "
+      "W 0 10\n"
       "GOMP_parallel U\n";
   EXPECT_TRUE(check_symbols(nm, {"standardize"}).empty());
 }
 
 TEST(StaticCheckTest, DeniedImportsAreNamed) {
-  auto findings = check_symbols("fopen U\nsocket U\nfork U\npthread_create U\nclock_gettime U\n", {"f"});
+  auto findings =
+      check_symbols("fopen U\nsocket U\nfork U\npthread_create U\nclock_gettime U\n", {"f"});
   EXPECT_EQ(categories(findings),
             (std::vector<std::string>{"file-access", "network", "process", "thread", "clock"}));
   EXPECT_NE(findings[0].message.find("calls fopen()"), std::string::npos);
 }
 
 TEST(StaticCheckTest, VersionedImportsAreRecognized) {
-  EXPECT_EQ(categories(check_symbols("connect@GLIBC_2.2.5 U\n", {"f"})), std::vector<std::string>{"network"});
+  EXPECT_EQ(categories(check_symbols("connect@GLIBC_2.2.5 U\n", {"f"})),
+            std::vector<std::string>{"network"});
 }
 
 TEST(StaticCheckTest, StdThreadAndFileStreamsAreDenied) {

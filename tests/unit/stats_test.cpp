@@ -76,7 +76,8 @@ TEST(StatsTest, ProcessToProcessDriftWidensTheInterval) {
 
 TEST(StatsTest, BootstrapIsReproducibleForASeed) {
   Runs a = noisy_runs(2.0, 0.1, 3, 10, 5), b = noisy_runs(1.0, 0.1, 3, 10, 6);
-  SpeedupInterval x = bootstrap_speedup(a, b, 0.95, 500, 11), y = bootstrap_speedup(a, b, 0.95, 500, 11);
+  SpeedupInterval x = bootstrap_speedup(a, b, 0.95, 500, 11),
+                  y = bootstrap_speedup(a, b, 0.95, 500, 11);
   EXPECT_DOUBLE_EQ(x.low, y.low);
   EXPECT_DOUBLE_EQ(x.high, y.high);
 }

@@ -13,9 +13,12 @@ namespace fs = std::filesystem;
 
 std::string to_string(Language language) {
   switch (language) {
-    case Language::cpp: return "cpp";
-    case Language::openmp: return "openmp";
-    case Language::cuda: return "cuda";
+    case Language::cpp:
+      return "cpp";
+    case Language::openmp:
+      return "openmp";
+    case Language::cuda:
+      return "cuda";
   }
   return "?";
 }
@@ -23,9 +26,15 @@ std::string to_string(Language language) {
 std::string Benchmark::source_extension() const {
   return language == Language::cuda ? ".cu" : ".cpp";
 }
-std::string Benchmark::kernel_file() const { return "original" + source_extension(); }
-std::string Benchmark::human_file() const { return "human" + source_extension(); }
-std::string Benchmark::driver_file() const { return "driver" + source_extension(); }
+std::string Benchmark::kernel_file() const {
+  return "original" + source_extension();
+}
+std::string Benchmark::human_file() const {
+  return "human" + source_extension();
+}
+std::string Benchmark::driver_file() const {
+  return "driver" + source_extension();
+}
 
 namespace {
 
@@ -33,9 +42,9 @@ namespace {
 template <class T>
 Status read_field(const Json& manifest, const std::string& key, T& out, bool required = true) {
   const Json* node = &manifest;
-  for (const auto& part : {key.substr(0, key.find('.')), key.find('.') == std::string::npos
-                                                             ? std::string()
-                                                             : key.substr(key.find('.') + 1)}) {
+  for (const auto& part :
+       {key.substr(0, key.find('.')),
+        key.find('.') == std::string::npos ? std::string() : key.substr(key.find('.') + 1)}) {
     if (part.empty()) continue;
     if (!node->is_object() || !node->contains(part)) {
       if (!required) return {};
@@ -52,24 +61,34 @@ Status read_field(const Json& manifest, const std::string& key, T& out, bool req
 }
 
 Status parse_language(const std::string& text, Language& language) {
-  if (text == "cpp") language = Language::cpp;
-  else if (text == "openmp") language = Language::openmp;
-  else if (text == "cuda") language = Language::cuda;
-  else return fail("language must be cpp, openmp or cuda, not '" + text + "'");
+  if (text == "cpp")
+    language = Language::cpp;
+  else if (text == "openmp")
+    language = Language::openmp;
+  else if (text == "cuda")
+    language = Language::cuda;
+  else
+    return fail("language must be cpp, openmp or cuda, not '" + text + "'");
   return {};
 }
 
 Status read_manifest(const Json& m, Benchmark& b) {
   std::string format, language;
-  Status checks[] = {
-      read_field(m, "format", format),          read_field(m, "name", b.name),
-      read_field(m, "language", language),      read_field(m, "summary", b.summary),
-      read_field(m, "technique", b.technique, false),
-      read_field(m, "functions", b.functions),  read_field(m, "size.meaning", b.size_meaning, false),
-      read_field(m, "size.check", b.check_sizes), read_field(m, "size.time", b.time_size),
-      read_field(m, "seeds", b.seeds),          read_field(m, "tolerance.rtol", b.rtol),
-      read_field(m, "tolerance.atol", b.atol),  read_field(m, "flags", b.flags),
-      read_field(m, "work.flops", b.flops),     read_field(m, "work.bytes", b.bytes)};
+  Status checks[] = {read_field(m, "format", format),
+                     read_field(m, "name", b.name),
+                     read_field(m, "language", language),
+                     read_field(m, "summary", b.summary),
+                     read_field(m, "technique", b.technique, false),
+                     read_field(m, "functions", b.functions),
+                     read_field(m, "size.meaning", b.size_meaning, false),
+                     read_field(m, "size.check", b.check_sizes),
+                     read_field(m, "size.time", b.time_size),
+                     read_field(m, "seeds", b.seeds),
+                     read_field(m, "tolerance.rtol", b.rtol),
+                     read_field(m, "tolerance.atol", b.atol),
+                     read_field(m, "flags", b.flags),
+                     read_field(m, "work.flops", b.flops),
+                     read_field(m, "work.bytes", b.bytes)};
   for (const auto& st : checks)
     if (!st) return st;
   if (format != "kopt-benchmark/1")
@@ -113,25 +132,26 @@ Result<Benchmark> find_benchmark(const std::string& name_or_path, const fs::path
   if (fs::exists(fs::path(name_or_path) / "benchmark.json")) return load_benchmark(name_or_path);
   std::vector<fs::path> matches;
   std::error_code ec;
-  for (auto it = fs::recursive_directory_iterator(suite, ec); it != fs::recursive_directory_iterator();
-       it.increment(ec)) {
+  for (auto it = fs::recursive_directory_iterator(suite, ec);
+       it != fs::recursive_directory_iterator(); it.increment(ec)) {
     if (it->is_directory() && it->path().filename() == name_or_path &&
         fs::exists(it->path() / "benchmark.json"))
       matches.push_back(it->path());
   }
   if (matches.size() > 1)
-    return fail("benchmark name '" + name_or_path + "' is ambiguous: " + matches[0].string() + " and " +
-                matches[1].string() + " (give the folder)");
+    return fail("benchmark name '" + name_or_path + "' is ambiguous: " + matches[0].string() +
+                " and " + matches[1].string() + " (give the folder)");
   if (matches.empty())
-    return fail("unknown benchmark '" + name_or_path + "' (kopt list shows the suite in " + suite.string() + ")");
+    return fail("unknown benchmark '" + name_or_path + "' (kopt list shows the suite in " +
+                suite.string() + ")");
   return load_benchmark(matches.front());
 }
 
 std::vector<Result<Benchmark>> list_benchmarks(const fs::path& suite) {
   std::vector<fs::path> dirs;
   std::error_code ec;
-  for (auto it = fs::recursive_directory_iterator(suite, ec); it != fs::recursive_directory_iterator();
-       it.increment(ec))
+  for (auto it = fs::recursive_directory_iterator(suite, ec);
+       it != fs::recursive_directory_iterator(); it.increment(ec))
     if (it->is_regular_file() && it->path().filename() == "benchmark.json")
       dirs.push_back(it->path().parent_path());
   std::sort(dirs.begin(), dirs.end());
@@ -140,6 +160,8 @@ std::vector<Result<Benchmark>> list_benchmarks(const fs::path& suite) {
   return found;
 }
 
-fs::path default_suite() { return kopt_home() / "benchmarks"; }
+fs::path default_suite() {
+  return kopt_home() / "benchmarks";
+}
 
 }  // namespace kopt

@@ -22,7 +22,7 @@ struct Benchmark {
   std::string name;
   Language language = Language::cpp;
   std::string summary;
-  std::string technique;            ///< The optimization the human version demonstrates.
+  std::string technique;               ///< The optimization the human version demonstrates.
   std::vector<std::string> functions;  ///< Global functions the kernel file defines.
   std::string size_meaning;
   std::vector<long> check_sizes;
@@ -51,7 +51,8 @@ struct Benchmark {
 Result<Benchmark> load_benchmark(const std::filesystem::path& dir);
 
 /// Finds a benchmark by name (searched under `suite`) or by folder path.
-Result<Benchmark> find_benchmark(const std::string& name_or_path, const std::filesystem::path& suite);
+Result<Benchmark> find_benchmark(const std::string& name_or_path,
+                                 const std::filesystem::path& suite);
 
 /// Every benchmark folder under `suite` (those that fail to load come back as Errors).
 std::vector<Result<Benchmark>> list_benchmarks(const std::filesystem::path& suite);

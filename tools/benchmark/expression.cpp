@@ -17,7 +17,8 @@ class Parser {
   Result<double> parse() {
     double value = sum();
     skip_space();
-    if (error_.empty() && pos_ != text_.size()) error_ = "unexpected '" + text_.substr(pos_, 1) + "'";
+    if (error_.empty() && pos_ != text_.size())
+      error_ = "unexpected '" + text_.substr(pos_, 1) + "'";
     if (!error_.empty()) return fail(error_ + " at position " + std::to_string(pos_));
     return value;
   }
@@ -37,18 +38,24 @@ class Parser {
   double sum() {
     double value = product();
     while (error_.empty()) {
-      if (accept('+')) value += product();
-      else if (accept('-')) value -= product();
-      else break;
+      if (accept('+'))
+        value += product();
+      else if (accept('-'))
+        value -= product();
+      else
+        break;
     }
     return value;
   }
   double product() {
     double value = power();
     while (error_.empty()) {
-      if (accept('*')) value *= power();
-      else if (accept('/')) value /= power();
-      else break;
+      if (accept('*'))
+        value *= power();
+      else if (accept('/'))
+        value /= power();
+      else
+        break;
     }
     return value;
   }
@@ -64,14 +71,17 @@ class Parser {
       if (!accept(')')) error_ = "missing ')'";
       return value;
     }
-    if (pos_ < text_.size() && (std::isdigit(static_cast<unsigned char>(text_[pos_])) || text_[pos_] == '.')) {
+    if (pos_ < text_.size() &&
+        (std::isdigit(static_cast<unsigned char>(text_[pos_])) || text_[pos_] == '.')) {
       char* end = nullptr;
       double value = std::strtod(text_.c_str() + pos_, &end);
       pos_ = static_cast<size_t>(end - text_.c_str());
       return value;
     }
     size_t start = pos_;
-    while (pos_ < text_.size() && (std::isalnum(static_cast<unsigned char>(text_[pos_])) || text_[pos_] == '_')) ++pos_;
+    while (pos_ < text_.size() &&
+           (std::isalnum(static_cast<unsigned char>(text_[pos_])) || text_[pos_] == '_'))
+      ++pos_;
     std::string word = text_.substr(start, pos_ - start);
     if (word == "n") return n_;
     if (word == "log2" || word == "sqrt") {

@@ -38,7 +38,8 @@ std::string filter_remarks(const std::string& raw, const std::string& kernel_nam
   std::string line;
   while (std::getline(lines, line) && seen.size() < 200) {
     if (!starts_with(line, kernel_name + ":")) continue;
-    if (line.find(" optimized: ") == std::string::npos && line.find(" missed: ") == std::string::npos)
+    if (line.find(" optimized: ") == std::string::npos &&
+        line.find(" missed: ") == std::string::npos)
       continue;
     if (seen.insert(line).second) kept += line + "\n";
   }
@@ -71,7 +72,8 @@ BuildOutcome load_cached(const fs::path& entry) {
   outcome.remarks = j.value("remarks", "");
   outcome.toolchain = j.value("toolchain", "");
   for (const auto& f : j.value("findings", Json::array()))
-    outcome.findings.push_back({f.value("category", ""), f.value("symbol", ""), f.value("message", "")});
+    outcome.findings.push_back(
+        {f.value("category", ""), f.value("symbol", ""), f.value("message", "")});
   outcome.binary = entry / "bench";
   outcome.cached = true;
   if (outcome.ok && !fs::exists(outcome.binary)) outcome.cached = false;
@@ -97,9 +99,11 @@ Json to_json(const BuildOutcome& build) {
   Json findings = Json::array();
   for (const auto& f : build.findings)
     findings.push_back({{"category", f.category}, {"symbol", f.symbol}, {"message", f.message}});
-  return {{"ok", build.ok},         {"cached", build.cached},   {"key", build.key},
-          {"failure", build.failure}, {"log", build.log},       {"remarks", build.remarks},
-          {"findings", findings},   {"toolchain", build.toolchain}, {"seconds", build.seconds}};
+  return {{"ok", build.ok},          {"cached", build.cached},
+          {"key", build.key},        {"failure", build.failure},
+          {"log", build.log},        {"remarks", build.remarks},
+          {"findings", findings},    {"toolchain", build.toolchain},
+          {"seconds", build.seconds}};
 }
 
 std::string workspace_kernel_name(const Benchmark& bench) {
@@ -129,8 +133,10 @@ ProcessResult Builder::run_in(const fs::path& workspace, std::vector<std::string
   ProcessSpec spec;
   spec.argv = std::move(argv);
   spec.cwd = workspace;
-  spec.env = {{"PATH", "/usr/local/cuda/bin:/usr/bin:/bin"}, {"HOME", workspace.string()},
-              {"TMPDIR", "/tmp"}, {"LC_ALL", "C"}};
+  spec.env = {{"PATH", "/usr/local/cuda/bin:/usr/bin:/bin"},
+              {"HOME", workspace.string()},
+              {"TMPDIR", "/tmp"},
+              {"LC_ALL", "C"}};
   spec.timeout = std::chrono::seconds(timeout_s);
   spec.output_cap = kLogCap;
   SandboxPolicy policy = ctx_.policy;
@@ -146,7 +152,8 @@ Result<fs::path> Builder::driver_object(const Benchmark& bench, const Toolchain&
   const fs::path entry = ctx_.cache_root / "drivers" / hasher.hex();
   const std::string name = "driver.o";
   if (fs::exists(entry / name)) return entry / name;
-  ProcessResult result = run_in(workspace, tc.compile(bench, bench.driver_file(), name, false), 600);
+  ProcessResult result =
+      run_in(workspace, tc.compile(bench, bench.driver_file(), name, false), 600);
   if (!result.succeeded())
     return fail("the benchmark's driver does not compile: " + first_error(result.output));
   fs::create_directories(entry);
@@ -185,7 +192,8 @@ BuildOutcome Builder::build(const Benchmark& bench, const std::string& kernel_so
   }
   share_workspace(workspace.path(), ctx_.policy);
 
-  ProcessResult compiled = run_in(workspace.path(), tc->compile(bench, kernel, "kernel.o", true), 300);
+  ProcessResult compiled =
+      run_in(workspace.path(), tc->compile(bench, kernel, "kernel.o", true), 300);
   outcome.log = compiled.output;
   if (bench.language == Language::cuda) {
     outcome.remarks = ptxas_report(compiled.output);
@@ -193,15 +201,18 @@ BuildOutcome Builder::build(const Benchmark& bench, const std::string& kernel_so
     outcome.remarks = filter_remarks(*raw, kernel);
   }
   if (!compiled.succeeded()) {
-    outcome.failure = compiled.timed_out ? "the compiler timed out" : "does not compile: " + first_error(compiled.output);
+    outcome.failure = compiled.timed_out ? "the compiler timed out"
+                                         : "does not compile: " + first_error(compiled.output);
   } else {
     ProcessResult symbols = run_in(workspace.path(), {"nm", "-P", "kernel.o"}, 60);
     ProcessResult disassembly =
         run_in(workspace.path(), {"objdump", "-d", "--no-show-raw-insn", "kernel.o"}, 60);
     outcome.findings = check_symbols(symbols.output, bench.functions);
     for (auto& f : check_instructions(disassembly.output)) outcome.findings.push_back(f);
-    if (!symbols.succeeded()) outcome.failure = "cannot list the kernel's symbols: " + symbols.describe();
-    else if (!outcome.findings.empty()) outcome.failure = outcome.findings.front().message;
+    if (!symbols.succeeded())
+      outcome.failure = "cannot list the kernel's symbols: " + symbols.describe();
+    else if (!outcome.findings.empty())
+      outcome.failure = outcome.findings.front().message;
   }
   if (outcome.failure.empty()) {
     auto driver = driver_object(bench, *tc, workspace.path());
@@ -209,7 +220,8 @@ BuildOutcome Builder::build(const Benchmark& bench, const std::string& kernel_so
       outcome.failure = driver.error().message;
     } else {
       copy_into(*driver, workspace.path());
-      ProcessResult linked = run_in(workspace.path(), tc->link(bench, {"kernel.o", "driver.o"}, "bench"), 300);
+      ProcessResult linked =
+          run_in(workspace.path(), tc->link(bench, {"kernel.o", "driver.o"}, "bench"), 300);
       outcome.log += linked.output;
       if (!linked.succeeded()) outcome.failure = "does not link: " + first_error(linked.output);
     }

@@ -24,8 +24,8 @@ uint64_t element_count(const OutputRecord& record) {
 // Failures of the outputs themselves; after one of these, larger sizes are still checked so
 // that the most telling diagnosis (a cache) can be found.
 bool is_comparison_failure(const std::string& category) {
-  return category == "wrong" || category == "precision" || category == "nan" || category == "unwritten" ||
-         category == "shape";
+  return category == "wrong" || category == "precision" || category == "nan" ||
+         category == "unwritten" || category == "shape";
 }
 
 CheckCase fail_case(long size, std::string category, std::string reason) {
@@ -47,7 +47,8 @@ void compare_records(const Benchmark& bench, const std::vector<uint64_t>& seeds,
     // A cached result is the previous call's (correct) output; on tiny outputs that can be a
     // coincidence, so the diagnosis needs enough elements to be sure.
     if (k > 0 && element_count(ref.outputs[k]) >= kCacheEvidenceElements &&
-        identical(cand.outputs[k], cand.outputs[k - 1]) && !identical(ref.outputs[k], ref.outputs[k - 1])) {
+        identical(cand.outputs[k], cand.outputs[k - 1]) &&
+        !identical(ref.outputs[k], ref.outputs[k - 1])) {
       c.category = "cache";
       c.reason = fmt::format(
           "size {}: the output for seed {} is exactly the output for the previous seed {}: the "
@@ -55,8 +56,9 @@ void compare_records(const Benchmark& bench, const std::vector<uint64_t>& seeds,
           c.size, seeds[k], seeds[k - 1]);
     } else {
       c.category = cmp.category;
-      c.reason = fmt::format("size {}, seed {}{}: {}", c.size, seeds[k],
-                             k > 0 ? fmt::format(" (call {} in one process)", k + 1) : "", cmp.reason);
+      c.reason =
+          fmt::format("size {}, seed {}{}: {}", c.size, seeds[k],
+                      k > 0 ? fmt::format(" (call {} in one process)", k + 1) : "", cmp.reason);
     }
     return;
   }
@@ -75,7 +77,9 @@ CheckCase check_size(const ExecutionContext& ctx, const Benchmark& bench,
   DriverRun ref = run_driver(ctx, bench, original, request);
   if (ref.category == "no-gpu") return fail_case(size, "no-gpu", ref.failure);
   if (!ref.failure.empty())
-    return fail_case(size, "error", "the original itself fails at size " + std::to_string(size) + ": " + ref.failure);
+    return fail_case(
+        size, "error",
+        "the original itself fails at size " + std::to_string(size) + ": " + ref.failure);
   const double ref_seconds = ref.process.wall_seconds;
   request.timeout = milliseconds(std::max<long>(10000, static_cast<long>(ref_seconds * 20000)));
   DriverRun cand = run_driver(ctx, bench, candidate, request);
@@ -93,7 +97,8 @@ CheckCase check_size(const ExecutionContext& ctx, const Benchmark& bench,
   }
   compare_records(bench, seeds, cand, ref, c);
   if (!c.ok) return c;
-  const std::string threads = thread_violation(cand.threads_max, allowed_threads(bench, ctx, ref.threads_max));
+  const std::string threads =
+      thread_violation(cand.threads_max, allowed_threads(bench, ctx, ref.threads_max));
   if (!threads.empty()) {
     c.ok = false;
     c.category = "thread";
@@ -145,11 +150,17 @@ CheckOutcome check_candidate(const ExecutionContext& ctx, const Benchmark& bench
 Json to_json(const CheckOutcome& check) {
   Json cases = Json::array();
   for (const auto& c : check.cases)
-    cases.push_back({{"size", c.size}, {"ok", c.ok}, {"category", c.category}, {"reason", c.reason},
-                     {"max_abs_error", c.max_abs_error}, {"max_rel_error", c.max_rel_error},
-                     {"original_seconds", c.original_seconds}, {"candidate_seconds", c.candidate_seconds}});
-  return {{"ok", check.ok}, {"category", check.category}, {"reason", check.reason},
-          {"seeds", check.seeds}, {"cases", cases}, {"seconds", check.seconds}};
+    cases.push_back({{"size", c.size},
+                     {"ok", c.ok},
+                     {"category", c.category},
+                     {"reason", c.reason},
+                     {"max_abs_error", c.max_abs_error},
+                     {"max_rel_error", c.max_rel_error},
+                     {"original_seconds", c.original_seconds},
+                     {"candidate_seconds", c.candidate_seconds}});
+  return {{"ok", check.ok},         {"category", check.category},
+          {"reason", check.reason}, {"seeds", check.seeds},
+          {"cases", cases},         {"seconds", check.seconds}};
 }
 
 }  // namespace kopt

@@ -22,7 +22,8 @@ ExecutionContext default_context(ProcessRunner& runner, bool sandbox) {
   ExecutionContext ctx;
   ctx.runner = &runner;
   ctx.policy.enabled = sandbox;
-  ctx.work_root = std::filesystem::temp_directory_path() / ("kopt-work-" + std::to_string(getuid()));
+  ctx.work_root =
+      std::filesystem::temp_directory_path() / ("kopt-work-" + std::to_string(getuid()));
   ctx.cache_root = cache_dir();
   ctx.run_env = default_run_env();
   return ctx;

@@ -22,11 +22,19 @@ std::string join_numbers(const std::vector<uint64_t>& values) {
 }
 
 std::vector<std::string> driver_args(const DriverRequest& r) {
-  std::vector<std::string> args = {"./bench", "--mode", r.mode, "--size", std::to_string(r.size),
-                                   "--seeds", join_numbers(r.seeds), "--report", "report.json"};
+  std::vector<std::string> args = {"./bench",
+                                   "--mode",
+                                   r.mode,
+                                   "--size",
+                                   std::to_string(r.size),
+                                   "--seeds",
+                                   join_numbers(r.seeds),
+                                   "--report",
+                                   "report.json"};
   if (r.mode != "run") args.insert(args.end(), {"--out", "out.bin"});
   if (r.mode != "check")
-    args.insert(args.end(), {"--warmup", std::to_string(r.warmup), "--reps", std::to_string(r.reps)});
+    args.insert(args.end(),
+                {"--warmup", std::to_string(r.warmup), "--reps", std::to_string(r.reps)});
   if (!r.capture.empty()) {
     std::vector<uint64_t> capture(r.capture.begin(), r.capture.end());
     args.insert(args.end(), {"--capture", join_numbers(capture)});
@@ -78,7 +86,8 @@ void read_report(DriverRun& run, const fs::path& workspace) {
 
 uint64_t default_memory_limit() {
   const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
-  const uint64_t half = pages > 0 && page > 0 ? static_cast<uint64_t>(pages) * page / 2 : 8ull << 30;
+  const uint64_t half =
+      pages > 0 && page > 0 ? static_cast<uint64_t>(pages) * page / 2 : 8ull << 30;
   return std::min<uint64_t>(half, 16ull << 30);
 }
 
@@ -105,7 +114,8 @@ DriverRun run_driver(const ExecutionContext& ctx, const Benchmark& bench, const 
   policy.limits = candidate_limits(request.memory_bytes, cpu_seconds * 4);
   if (bench.language == Language::cuda)
     for (const auto& entry : fs::directory_iterator("/dev", ec))
-      if (starts_with(entry.path().filename().string(), "nvidia")) policy.devices.push_back(entry.path());
+      if (starts_with(entry.path().filename().string(), "nvidia"))
+        policy.devices.push_back(entry.path());
   run.process = ctx.runner->run(confine(spec, workspace.path(), policy));
   if (!run.process.succeeded()) {
     classify_exit(run, request);

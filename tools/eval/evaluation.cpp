@@ -8,8 +8,8 @@
 namespace kopt {
 
 bool Evaluation::correct() const {
-  return status == verdict::kFaster || status == verdict::kNotFaster || status == verdict::kSlower ||
-         status == verdict::kCorrect;
+  return status == verdict::kFaster || status == verdict::kNotFaster ||
+         status == verdict::kSlower || status == verdict::kCorrect;
 }
 
 std::string now_iso8601() {
@@ -37,9 +37,11 @@ Json to_json(const Evaluation& e) {
   doc["timing"] = e.timing ? to_json(*e.timing) : Json();
   if (e.placement) {
     const Placement& p = *e.placement;
-    doc["placement"] = {{"flops_per_call", p.flops}, {"bytes_per_call", p.bytes},
-                        {"baseline", {{"gflops", p.baseline_gflops}, {"gbytes_per_s", p.baseline_gbytes}}},
-                        {"candidate", {{"gflops", p.candidate_gflops}, {"gbytes_per_s", p.candidate_gbytes}}}};
+    doc["placement"] = {
+        {"flops_per_call", p.flops},
+        {"bytes_per_call", p.bytes},
+        {"baseline", {{"gflops", p.baseline_gflops}, {"gbytes_per_s", p.baseline_gbytes}}},
+        {"candidate", {{"gflops", p.candidate_gflops}, {"gbytes_per_s", p.candidate_gbytes}}}};
   }
   return doc;
 }
@@ -47,9 +49,10 @@ Json to_json(const Evaluation& e) {
 std::string one_line(const Evaluation& e) {
   if (e.timing && e.correct()) {
     const auto& t = *e.timing;
-    return fmt::format("{}: {:.3g}x [{:.3g}, {:.3g}] over the {} (p={:.2g}; {:.4g} ms vs {:.4g} ms)",
-                       e.status, t.interval.speedup, t.interval.low, t.interval.high, e.baseline,
-                       t.p_value, t.candidate_spread.median * 1e3, t.baseline_spread.median * 1e3);
+    return fmt::format(
+        "{}: {:.3g}x [{:.3g}, {:.3g}] over the {} (p={:.2g}; {:.4g} ms vs {:.4g} ms)", e.status,
+        t.interval.speedup, t.interval.low, t.interval.high, e.baseline, t.p_value,
+        t.candidate_spread.median * 1e3, t.baseline_spread.median * 1e3);
   }
   if (e.category.empty()) return e.status + ": " + e.reason;
   return e.status + " (" + e.category + "): " + e.reason;

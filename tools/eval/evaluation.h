@@ -16,14 +16,14 @@ namespace kopt {
 
 /// Verdicts, from best to worst.
 namespace verdict {
-inline constexpr const char* kFaster = "faster";          ///< Correct and a significant win.
-inline constexpr const char* kNotFaster = "not-faster";   ///< Correct, no significant difference.
-inline constexpr const char* kSlower = "slower";          ///< Correct and significantly slower.
-inline constexpr const char* kCorrect = "correct";        ///< Correct; not timed.
-inline constexpr const char* kIncorrect = "incorrect";    ///< Wrong outputs, crash, timeout, ...
-inline constexpr const char* kRejected = "rejected";      ///< A static policy finding (a cheat).
+inline constexpr const char* kFaster = "faster";         ///< Correct and a significant win.
+inline constexpr const char* kNotFaster = "not-faster";  ///< Correct, no significant difference.
+inline constexpr const char* kSlower = "slower";         ///< Correct and significantly slower.
+inline constexpr const char* kCorrect = "correct";       ///< Correct; not timed.
+inline constexpr const char* kIncorrect = "incorrect";   ///< Wrong outputs, crash, timeout, ...
+inline constexpr const char* kRejected = "rejected";     ///< A static policy finding (a cheat).
 inline constexpr const char* kBuildFailed = "build-failed";
-inline constexpr const char* kError = "error";            ///< kopt could not judge (setup).
+inline constexpr const char* kError = "error";  ///< kopt could not judge (setup).
 }  // namespace verdict
 
 /// Achieved rates at the time size, from the manifest's analytic work and measured medians.
@@ -37,12 +37,12 @@ struct Placement {
 struct Evaluation {
   std::string benchmark;
   std::string benchmark_hash;
-  std::string label;        ///< "human", a file name, "candidate 0003", ...
+  std::string label;  ///< "human", a file name, "candidate 0003", ...
   std::string source_hash;
   std::string baseline = "original";
-  std::string status;       ///< One of verdict::*.
-  std::string category;     ///< Why, in one word, when not a clean verdict ("cache", "timeout").
-  std::string reason;       ///< One line for people and models.
+  std::string status;    ///< One of verdict::*.
+  std::string category;  ///< Why, in one word, when not a clean verdict ("cache", "timeout").
+  std::string reason;    ///< One line for people and models.
   std::vector<uint64_t> check_seeds;
   uint64_t timing_seed = 0;
   BuildOutcome build;
@@ -51,7 +51,7 @@ struct Evaluation {
   std::optional<Placement> placement;
   std::string sandbox;
   std::map<std::string, std::string> environment;
-  std::string started;      ///< ISO 8601, UTC.
+  std::string started;  ///< ISO 8601, UTC.
   double seconds = 0;
 
   /// True for a correct candidate (faster, not-faster or slower).

@@ -56,26 +56,40 @@ void run_stages(const ExecutionContext& ctx, Builder& builder, const Benchmark& 
   e.build = builder.build(bench, request.source);
   if (!e.build.ok)
     return set_verdict(e, e.build.rejected() ? verdict::kRejected : verdict::kBuildFailed,
-                       e.build.rejected() ? e.build.findings.front().category : "compile", e.build.failure);
+                       e.build.rejected() ? e.build.findings.front().category : "compile",
+                       e.build.failure);
   auto original_source = read_file(bench.kernel_path());
-  if (!original_source) return set_verdict(e, verdict::kError, "setup", original_source.error().message);
+  if (!original_source)
+    return set_verdict(e, verdict::kError, "setup", original_source.error().message);
   BuildOutcome original = builder.build(bench, *original_source);
-  if (!original.ok) return set_verdict(e, verdict::kError, "setup", "the original does not build: " + original.failure);
+  if (!original.ok)
+    return set_verdict(e, verdict::kError, "setup",
+                       "the original does not build: " + original.failure);
 
   progress("check");
   e.check = check_candidate(ctx, bench, original.binary, e.build.binary, e.check_seeds);
   if (!e.check->ok) {
     const bool infra = e.check->category == "error" || e.check->category == "no-gpu";
-    return set_verdict(e, infra ? verdict::kError : verdict::kIncorrect, e.check->category, e.check->reason);
+    return set_verdict(e, infra ? verdict::kError : verdict::kIncorrect, e.check->category,
+                       e.check->reason);
   }
-  if (!request.time) return set_verdict(e, verdict::kCorrect, "", "same outputs as the original on every check (not timed)");
+  if (!request.time)
+    return set_verdict(e, verdict::kCorrect, "",
+                       "same outputs as the original on every check (not timed)");
 
   progress("time");
-  DriverRequest ref_request{"check", bench.time_size, {e.timing_seed}, 0, 1, {}, std::chrono::seconds(600),
+  DriverRequest ref_request{"check",
+                            bench.time_size,
+                            {e.timing_seed},
+                            0,
+                            1,
+                            {},
+                            std::chrono::seconds(600),
                             bench.language == Language::cuda ? 0 : default_memory_limit()};
   DriverRun reference = run_driver(ctx, bench, original.binary, ref_request);
   if (!reference.failure.empty() || reference.outputs.size() != 1)
-    return set_verdict(e, verdict::kError, "setup", "the original fails at the time size: " + reference.failure);
+    return set_verdict(e, verdict::kError, "setup",
+                       "the original fails at the time size: " + reference.failure);
   const int threads = allowed_threads(bench, ctx, reference.threads_max);
   e.timing = time_candidate(ctx, bench, original.binary, e.build.binary, reference.outputs[0],
                             e.timing_seed, request.timing, threads);
@@ -96,10 +110,12 @@ Evaluation LocalEvaluator::evaluate(const Benchmark& bench, const EvalRequest& r
   e.sandbox = describe(ctx_.policy);
   e.environment = ctx_.run_env;
   e.started = now_iso8601();
-  std::mt19937_64 rng(request.seed ? *request.seed : std::random_device{}() * 0x9e3779b97f4a7c15ULL);
+  std::mt19937_64 rng(request.seed ? *request.seed
+                                   : std::random_device{}() * 0x9e3779b97f4a7c15ULL);
   e.check_seeds = draw_seeds(rng, bench.seeds);
   e.timing_seed = draw_seeds(rng, 1).front();
-  run_stages(ctx_, builder_, bench, request, progress ? progress : [](const std::string&) {}, e);
+  run_stages(
+      ctx_, builder_, bench, request, progress ? progress : [](const std::string&) {}, e);
   e.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return e;
 }

@@ -18,9 +18,9 @@ namespace kopt {
 
 /// What to evaluate.
 struct EvalRequest {
-  std::string source;   ///< The candidate kernel file.
-  std::string label;    ///< How records and tables name it.
-  bool time = true;     ///< False: build and check only.
+  std::string source;  ///< The candidate kernel file.
+  std::string label;   ///< How records and tables name it.
+  bool time = true;    ///< False: build and check only.
   TimingOptions timing;
   /// Seeds the draw of check and timing seeds (for reproducible evaluations); drawn from the
   /// system's entropy when absent.

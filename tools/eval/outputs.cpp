@@ -11,16 +11,24 @@ namespace kopt {
 
 namespace {
 
-constexpr uint32_t kPoisonF32 = 0x7fc0dead;          // Must match harness.h.
+constexpr uint32_t kPoisonF32 = 0x7fc0dead;  // Must match harness.h.
 constexpr uint64_t kPoisonF64 = 0x7ff8deaddeaddeadULL;
 constexpr unsigned char kPoisonByte = 0xA5;
 
 size_t element_size(uint8_t dtype) {
   switch (dtype) {
-    case 1: case 3: case 6: return 4;
-    case 2: case 4: case 7: return 8;
-    case 5: return 1;
-    default: return 0;
+    case 1:
+    case 3:
+    case 6:
+      return 4;
+    case 2:
+    case 4:
+    case 7:
+      return 8;
+    case 5:
+      return 1;
+    default:
+      return 0;
   }
 }
 
@@ -37,7 +45,8 @@ class Reader {
   }
   bool bytes(size_t n, std::vector<unsigned char>& out) {
     if (data_.size() - pos_ < n) return false;
-    out.assign(data_.begin() + static_cast<long>(pos_), data_.begin() + static_cast<long>(pos_ + n));
+    out.assign(data_.begin() + static_cast<long>(pos_),
+               data_.begin() + static_cast<long>(pos_ + n));
     pos_ += n;
     return true;
   }
@@ -62,29 +71,66 @@ bool read_array(Reader& in, OutputArray& array) {
 double value_at(const OutputArray& a, uint64_t i) {
   const unsigned char* p = a.bytes.data() + i * element_size(a.dtype);
   switch (a.dtype) {
-    case 1: { float v; std::memcpy(&v, p, 4); return v; }
-    case 2: { double v; std::memcpy(&v, p, 8); return v; }
-    case 3: { int32_t v; std::memcpy(&v, p, 4); return v; }
-    case 4: { int64_t v; std::memcpy(&v, p, 8); return static_cast<double>(v); }
-    case 5: return p[0];
-    case 6: { uint32_t v; std::memcpy(&v, p, 4); return v; }
-    default: { uint64_t v; std::memcpy(&v, p, 8); return static_cast<double>(v); }
+    case 1: {
+      float v;
+      std::memcpy(&v, p, 4);
+      return v;
+    }
+    case 2: {
+      double v;
+      std::memcpy(&v, p, 8);
+      return v;
+    }
+    case 3: {
+      int32_t v;
+      std::memcpy(&v, p, 4);
+      return v;
+    }
+    case 4: {
+      int64_t v;
+      std::memcpy(&v, p, 8);
+      return static_cast<double>(v);
+    }
+    case 5:
+      return p[0];
+    case 6: {
+      uint32_t v;
+      std::memcpy(&v, p, 4);
+      return v;
+    }
+    default: {
+      uint64_t v;
+      std::memcpy(&v, p, 8);
+      return static_cast<double>(v);
+    }
   }
 }
 
 bool is_poison(const OutputArray& a, uint64_t i) {
   const size_t size = element_size(a.dtype);
   const unsigned char* p = a.bytes.data() + i * size;
-  if (a.dtype == 1) { uint32_t v; std::memcpy(&v, p, 4); return v == kPoisonF32; }
-  if (a.dtype == 2) { uint64_t v; std::memcpy(&v, p, 8); return v == kPoisonF64; }
+  if (a.dtype == 1) {
+    uint32_t v;
+    std::memcpy(&v, p, 4);
+    return v == kPoisonF32;
+  }
+  if (a.dtype == 2) {
+    uint64_t v;
+    std::memcpy(&v, p, 8);
+    return v == kPoisonF64;
+  }
   for (size_t b = 0; b < size; ++b)
     if (p[b] != kPoisonByte) return false;
   return true;
 }
 
-bool is_float(uint8_t dtype) { return dtype == 1 || dtype == 2; }
+bool is_float(uint8_t dtype) {
+  return dtype == 1 || dtype == 2;
+}
 
-std::string show(double v) { return fmt::format("{:.9g}", v); }
+std::string show(double v) {
+  return fmt::format("{:.9g}", v);
+}
 
 void compare_array(const OutputArray& c, const OutputArray& r, double rtol, double atol,
                    Comparison& result) {
@@ -114,21 +160,24 @@ void compare_array(const OutputArray& c, const OutputArray& r, double rtol, doub
   }
   if (!any_bad || !result.ok) return;
   result.ok = false;
-  const std::string where = fmt::format("output '{}' differs at {} of {} elements (first at index {}: got {}, expected {})",
-                                        r.name, result.mismatches, r.count, first_bad,
-                                        is_poison(c, first_bad) ? "never written" : show(value_at(c, first_bad)),
-                                        show(value_at(r, first_bad)));
+  const std::string where = fmt::format(
+      "output '{}' differs at {} of {} elements (first at index {}: got {}, expected {})", r.name,
+      result.mismatches, r.count, first_bad,
+      is_poison(c, first_bad) ? "never written" : show(value_at(c, first_bad)),
+      show(value_at(r, first_bad)));
   if (unwritten) {
     result.category = "unwritten";
-    result.reason = fmt::format("{} elements of output '{}' were never written (the kernel skipped work); {}",
-                                unwritten, r.name, where);
+    result.reason =
+        fmt::format("{} elements of output '{}' were never written (the kernel skipped work); {}",
+                    unwritten, r.name, where);
   } else if (nans) {
     result.category = "nan";
     result.reason = fmt::format("{} elements of output '{}' are NaN; {}", nans, r.name, where);
   } else if (is_float(r.dtype) && result.max_rel_error < 1e-2) {
     result.category = "precision";
-    result.reason = fmt::format("{}; max relative error {:.3g} exceeds rtol {:.3g}: lowered precision?",
-                                where, result.max_rel_error, rtol);
+    result.reason =
+        fmt::format("{}; max relative error {:.3g} exceeds rtol {:.3g}: lowered precision?", where,
+                    result.max_rel_error, rtol);
   } else {
     result.category = "wrong";
     result.reason = where;
@@ -165,14 +214,16 @@ Comparison compare(const OutputRecord& candidate, const OutputRecord& reference,
                    double atol) {
   Comparison result;
   if (candidate.arrays.size() != reference.arrays.size()) {
-    return {false, "shape", fmt::format("{} output arrays written, expected {}",
-                                        candidate.arrays.size(), reference.arrays.size())};
+    return {false, "shape",
+            fmt::format("{} output arrays written, expected {}", candidate.arrays.size(),
+                        reference.arrays.size())};
   }
   for (size_t k = 0; k < reference.arrays.size(); ++k) {
     const auto& c = candidate.arrays[k];
     const auto& r = reference.arrays[k];
     if (c.name != r.name || c.dtype != r.dtype || c.count != r.count)
-      return {false, "shape", fmt::format("output '{}' has {} elements, expected {}", r.name, c.count, r.count)};
+      return {false, "shape",
+              fmt::format("output '{}' has {} elements, expected {}", r.name, c.count, r.count)};
     compare_array(c, r, rtol, atol, result);
   }
   return result;

@@ -23,29 +23,35 @@ struct DeniedImport {
 
 const std::vector<DeniedImport>& denied_imports() {
   static const std::vector<DeniedImport> table = {
-      {"file-access", "kernels may not read or write files (reference outputs, caches)",
-       {"fopen", "fopen64", "freopen", "freopen64", "fdopen", "open", "open64", "openat",
-        "openat64", "__open_2", "__open64_2", "__openat_2", "creat", "creat64", "read", "pread",
-        "pread64", "write", "pwrite", "pwrite64", "unlink", "unlinkat", "remove", "rename",
-        "mkdir", "rmdir", "truncate", "ftruncate", "stat", "stat64", "lstat", "fstatat",
-        "__xstat", "__xstat64", "access", "faccessat", "opendir", "readlink", "chdir", "mkstemp",
-        "tmpfile", "dup2"}},
-      {"network", "kernels may not use the network",
-       {"socket", "connect", "bind", "listen", "accept", "accept4", "getaddrinfo",
-        "gethostbyname", "gethostbyname_r", "send", "sendto", "sendmsg", "recv", "recvfrom",
-        "recvmsg", "socketpair"}},
-      {"process", "kernels may not start processes",
+      {"file-access",
+       "kernels may not read or write files (reference outputs, caches)",
+       {"fopen",     "fopen64",  "freopen",  "freopen64",  "fdopen",     "open",      "open64",
+        "openat",    "openat64", "__open_2", "__open64_2", "__openat_2", "creat",     "creat64",
+        "read",      "pread",    "pread64",  "write",      "pwrite",     "pwrite64",  "unlink",
+        "unlinkat",  "remove",   "rename",   "mkdir",      "rmdir",      "truncate",  "ftruncate",
+        "stat",      "stat64",   "lstat",    "fstatat",    "__xstat",    "__xstat64", "access",
+        "faccessat", "opendir",  "readlink", "chdir",      "mkstemp",    "tmpfile",   "dup2"}},
+      {"network",
+       "kernels may not use the network",
+       {"socket", "connect", "bind", "listen", "accept", "accept4", "getaddrinfo", "gethostbyname",
+        "gethostbyname_r", "send", "sendto", "sendmsg", "recv", "recvfrom", "recvmsg",
+        "socketpair"}},
+      {"process",
+       "kernels may not start processes",
        {"fork", "vfork", "_Fork", "clone", "clone3", "execve", "execv", "execvp", "execvpe",
-        "execl", "execlp", "execle", "system", "popen", "posix_spawn", "posix_spawnp",
-        "daemon"}},
-      {"thread", "kernels may not start threads outside OpenMP (they could outlive the call)",
+        "execl", "execlp", "execle", "system", "popen", "posix_spawn", "posix_spawnp", "daemon"}},
+      {"thread",
+       "kernels may not start threads outside OpenMP (they could outlive the call)",
        {"pthread_create", "pthread_detach", "thrd_create"}},
-      {"clock", "kernels may not read or alter the clock the harness times them with",
+      {"clock",
+       "kernels may not read or alter the clock the harness times them with",
        {"clock_gettime", "clock_settime", "gettimeofday", "settimeofday", "clock", "times",
         "timer_create", "setitimer", "alarm"}},
-      {"signal", "kernels may not install signal handlers or send signals",
+      {"signal",
+       "kernels may not install signal handlers or send signals",
        {"signal", "sigaction", "raise", "kill", "tgkill", "pthread_kill"}},
-      {"system", "kernels may not make raw system calls or load code at run time",
+      {"system",
+       "kernels may not make raw system calls or load code at run time",
        {"syscall", "dlopen", "dlsym", "dlmopen", "ptrace", "prctl", "setrlimit", "prlimit",
         "prlimit64", "mprotect", "personality", "seccomp"}},
       {"exit", "kernels may not end the process", {"exit", "_exit", "_Exit", "quick_exit"}},
@@ -94,7 +100,8 @@ std::vector<Finding> check_import(const std::string& symbol) {
   const std::string readable = demangle(name);
   for (const auto& pattern : kDeniedPatterns)
     if (readable.find(pattern.fragment) != std::string::npos)
-      return {{pattern.category, readable, std::string("uses ") + pattern.fragment + ": " + pattern.what}};
+      return {{pattern.category, readable,
+               std::string("uses ") + pattern.fragment + ": " + pattern.what}};
   return found;
 }
 

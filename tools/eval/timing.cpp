@@ -28,9 +28,16 @@ struct Side {
 class TimingSession {
  public:
   TimingSession(const ExecutionContext& ctx, const Benchmark& bench, const OutputRecord& reference,
-                uint64_t seed, const TimingOptions& options, int allowed_threads, TimingOutcome& out)
-      : ctx_(ctx), bench_(bench), reference_(reference), seed_(seed), options_(options),
-        allowed_threads_(allowed_threads), out_(out), rng_(seed ^ 0x5eed) {}
+                uint64_t seed, const TimingOptions& options, int allowed_threads,
+                TimingOutcome& out)
+      : ctx_(ctx),
+        bench_(bench),
+        reference_(reference),
+        seed_(seed),
+        options_(options),
+        allowed_threads_(allowed_threads),
+        out_(out),
+        rng_(seed ^ 0x5eed) {}
 
   // Runs one process of `side`; returns false (with out_ filled in) when it must stop.
   bool measure(Side& side, int warmup, std::vector<double>* samples) {
@@ -45,9 +52,11 @@ class TimingSession {
     if (side.is_candidate) r.capture = pick_captures(side.reps);
     DriverRun run = run_driver(ctx_, bench_, *side.binary, r);
     const std::string who = side.is_candidate ? "candidate" : "baseline";
-    if (!run.failure.empty()) return stop(run.category, "timed run of the " + who + ": " + run.failure);
+    if (!run.failure.empty())
+      return stop(run.category, "timed run of the " + who + ": " + run.failure);
     if (run.samples.size() != static_cast<size_t>(side.reps))
-      return stop("output", "the " + who + " reported " + std::to_string(run.samples.size()) + " timings, expected " + std::to_string(side.reps));
+      return stop("output", "the " + who + " reported " + std::to_string(run.samples.size()) +
+                                " timings, expected " + std::to_string(side.reps));
     if (side.is_candidate && !check_captures(run, r.capture)) return false;
     *samples = run.samples;
     return true;
@@ -75,13 +84,16 @@ class TimingSession {
 
   bool check_captures(const DriverRun& run, const std::vector<int>& capture) {
     if (run.outputs.size() != capture.size())
-      return stop("output", fmt::format("{} captured timed calls were written, expected {}", run.outputs.size(), capture.size()));
+      return stop("output", fmt::format("{} captured timed calls were written, expected {}",
+                                        run.outputs.size(), capture.size()));
     for (const auto& record : run.outputs) {
       Comparison cmp = compare(record, reference_, bench_.rtol, bench_.atol);
       ++out_.captures_checked;
       if (!cmp.ok)
-        return stop(cmp.category, fmt::format("timed call {} computed a wrong result (a kernel that "
-                                              "skips work after its first call?): {}", record.label, cmp.reason));
+        return stop(cmp.category,
+                    fmt::format("timed call {} computed a wrong result (a kernel that "
+                                "skips work after its first call?): {}",
+                                record.label, cmp.reason));
     }
     const std::string threads = thread_violation(run.threads_max, allowed_threads_);
     return threads.empty() || stop("thread", threads);
@@ -105,7 +117,8 @@ class TimingSession {
 };
 
 int reps_for(double call_seconds, double process_seconds) {
-  return std::clamp(static_cast<int>(std::ceil(process_seconds / std::max(call_seconds, 1e-7))), 3, 1000);
+  return std::clamp(static_cast<int>(std::ceil(process_seconds / std::max(call_seconds, 1e-7))), 3,
+                    1000);
 }
 
 void summarize(TimingOutcome& out, const TimingOptions& options, uint64_t seed) {
@@ -118,7 +131,8 @@ void summarize(TimingOutcome& out, const TimingOptions& options, uint64_t seed) 
 
 bool tight_enough(const TimingOutcome& out, const TimingOptions& options) {
   if (out.interval.speedup <= 0) return false;
-  return (out.interval.high - out.interval.low) / 2 <= options.target_half_width * out.interval.speedup;
+  return (out.interval.high - out.interval.low) / 2 <=
+         options.target_half_width * out.interval.speedup;
 }
 
 }  // namespace
@@ -142,7 +156,8 @@ TimingOutcome time_candidate(const ExecutionContext& ctx, const Benchmark& bench
   }
   base.reps = reps_for(session.typical_call(base), options.process_seconds);
   cand.reps = reps_for(session.typical_call(cand), options.process_seconds);
-  out.warmup = std::clamp(static_cast<int>(std::ceil(0.05 / std::max(session.typical_call(base), 1e-7))), 1, 20);
+  out.warmup = std::clamp(
+      static_cast<int>(std::ceil(0.05 / std::max(session.typical_call(base), 1e-7))), 1, 20);
   base.runs = &out.baseline;
   cand.runs = &out.candidate;
   out.baseline_reps = base.reps;
@@ -157,7 +172,8 @@ TimingOutcome time_candidate(const ExecutionContext& ctx, const Benchmark& bench
     out.rounds = round + 1;
     summarize(out, options, seed);
     const double elapsed = std::chrono::duration<double>(Clock::now() - start).count();
-    if (out.rounds >= options.min_rounds && (tight_enough(out, options) || elapsed > options.budget_seconds))
+    if (out.rounds >= options.min_rounds &&
+        (tight_enough(out, options) || elapsed > options.budget_seconds))
       break;
   }
   out.seconds = std::chrono::duration<double>(Clock::now() - start).count();
@@ -166,14 +182,25 @@ TimingOutcome time_candidate(const ExecutionContext& ctx, const Benchmark& bench
 
 Json to_json(const TimingOutcome& t) {
   auto spread_json = [](const Spread& s) {
-    return Json{{"median", s.median}, {"p25", s.p25}, {"p75", s.p75}, {"min", s.min}, {"max", s.max}, {"count", s.count}};
+    return Json{{"median", s.median}, {"p25", s.p25}, {"p75", s.p75},
+                {"min", s.min},       {"max", s.max}, {"count", s.count}};
   };
-  return {{"ok", t.ok}, {"category", t.category}, {"reason", t.reason},
-          {"baseline", spread_json(t.baseline_spread)}, {"candidate", spread_json(t.candidate_spread)},
-          {"speedup", t.interval.speedup}, {"ci_low", t.interval.low}, {"ci_high", t.interval.high},
-          {"p_value", t.p_value}, {"significant", t.significant}, {"rounds", t.rounds},
-          {"warmup", t.warmup}, {"baseline_reps", t.baseline_reps}, {"candidate_reps", t.candidate_reps},
-          {"captures_checked", t.captures_checked}, {"seconds", t.seconds},
+  return {{"ok", t.ok},
+          {"category", t.category},
+          {"reason", t.reason},
+          {"baseline", spread_json(t.baseline_spread)},
+          {"candidate", spread_json(t.candidate_spread)},
+          {"speedup", t.interval.speedup},
+          {"ci_low", t.interval.low},
+          {"ci_high", t.interval.high},
+          {"p_value", t.p_value},
+          {"significant", t.significant},
+          {"rounds", t.rounds},
+          {"warmup", t.warmup},
+          {"baseline_reps", t.baseline_reps},
+          {"candidate_reps", t.candidate_reps},
+          {"captures_checked", t.captures_checked},
+          {"seconds", t.seconds},
           {"samples", {{"baseline", t.baseline}, {"candidate", t.candidate}}}};
 }
 

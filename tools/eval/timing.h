@@ -17,28 +17,28 @@ namespace kopt {
 
 /// How hard to try.
 struct TimingOptions {
-  double budget_seconds = 20;      ///< Wall time for all rounds (the first three always run).
-  double target_half_width = 0.02; ///< Stop when the interval is within +-2% of the speedup.
+  double budget_seconds = 20;       ///< Wall time for all rounds (the first three always run).
+  double target_half_width = 0.02;  ///< Stop when the interval is within +-2% of the speedup.
   int min_rounds = 3;
   int max_rounds = 40;
-  double process_seconds = 0.3;    ///< Timed calls per process add up to about this.
-  int captures_per_process = 2;    ///< Timed calls checked per process: the last, and random.
+  double process_seconds = 0.3;  ///< Timed calls per process add up to about this.
+  int captures_per_process = 2;  ///< Timed calls checked per process: the last, and random.
   double confidence = 0.95;
-  double alpha = 0.01;             ///< Significance level of the Mann-Whitney test.
+  double alpha = 0.01;  ///< Significance level of the Mann-Whitney test.
 };
 
 /// The result of the timing stage.
 struct TimingOutcome {
-  bool ok = false;          ///< False when a run failed or a timed call computed a wrong result.
-  std::string category;     ///< "crash", "timeout", "unwritten", "wrong", "thread", ...
+  bool ok = false;       ///< False when a run failed or a timed call computed a wrong result.
+  std::string category;  ///< "crash", "timeout", "unwritten", "wrong", "thread", ...
   std::string reason;
-  Runs baseline;            ///< Seconds per call, per process.
+  Runs baseline;  ///< Seconds per call, per process.
   Runs candidate;
   Spread baseline_spread;
   Spread candidate_spread;
   SpeedupInterval interval;
   double p_value = 1;
-  bool significant = false; ///< p < alpha and the interval excludes 1.
+  bool significant = false;  ///< p < alpha and the interval excludes 1.
   int rounds = 0;
   int baseline_reps = 0;
   int candidate_reps = 0;

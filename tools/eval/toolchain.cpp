@@ -20,7 +20,8 @@ std::string env_or(const char* name, const std::string& fallback) {
 }
 
 std::string which(const std::string& program, const std::vector<std::string>& extra_dirs = {}) {
-  if (program.find('/') != std::string::npos) return access(program.c_str(), X_OK) == 0 ? program : "";
+  if (program.find('/') != std::string::npos)
+    return access(program.c_str(), X_OK) == 0 ? program : "";
   std::vector<std::string> dirs = split(env_or("PATH", "/usr/bin:/bin"), ':');
   dirs.insert(dirs.end(), extra_dirs.begin(), extra_dirs.end());
   for (const auto& dir : dirs) {
@@ -30,7 +31,9 @@ std::string which(const std::string& program, const std::vector<std::string>& ex
   return {};
 }
 
-std::string first_line(const std::string& text) { return trim(text.substr(0, text.find('\n'))); }
+std::string first_line(const std::string& text) {
+  return trim(text.substr(0, text.find('\n')));
+}
 
 std::string cpu_model() {
   std::ifstream cpuinfo("/proc/cpuinfo");
@@ -67,7 +70,9 @@ std::vector<std::string> cuda_arch_flags(const std::string& archs) {
 
 }  // namespace
 
-bool gpu_present() { return fs::exists("/dev/nvidiactl") || fs::exists("/dev/nvidia0"); }
+bool gpu_present() {
+  return fs::exists("/dev/nvidiactl") || fs::exists("/dev/nvidia0");
+}
 
 std::string detect_cuda_arch(ProcessRunner& runner) {
   if (!gpu_present()) return {};

@@ -38,8 +38,10 @@ V chains(long iterations, V x, V y) {
 #pragma GCC unroll 16
     for (int j = 0; j < kChains; ++j) {
       // The integer chain mixes in an xor so that the compiler cannot fold it into a multiply.
-      if constexpr (kMultiply) acc[j] = acc[j] * x + y;
-      else acc[j] = (acc[j] + y) ^ x;
+      if constexpr (kMultiply)
+        acc[j] = acc[j] * x + y;
+      else
+        acc[j] = (acc[j] + y) ^ x;
     }
   }
   V sum = acc[0];
@@ -76,8 +78,8 @@ void compute_peak(const char* kind, double seconds, V x, V y, int ops_per_lane) 
   while (time_chains<V, kMultiply>(iterations, x, y, 1, sink) < seconds / 5) iterations *= 2;
   const double best = time_chains<V, kMultiply>(iterations, x, y, 5, sink);
   const int lanes = kVectorBytes / static_cast<int>(sizeof(V{}[0]));
-  const double ops = static_cast<double>(omp_get_max_threads()) * iterations * kChains * lanes *
-                     ops_per_lane;
+  const double ops =
+      static_cast<double>(omp_get_max_threads()) * iterations * kChains * lanes * ops_per_lane;
   std::printf(
       "{\"kind\": \"%s\", \"threads\": %d, \"vector_bits\": %d, \"chains\": %d, \"ops\": %.17g, "
       "\"seconds\": %.9g, \"rate\": %.9g, \"sink\": %g}\n",
@@ -119,13 +121,15 @@ int main(int argc, char** argv) {
   }
   const char* what = argv[1];
   const double value = std::atof(argv[2]);
-  if (!std::strcmp(what, "triad")) triad(value, argc > 3 ? std::atoi(argv[3]) : 10);
+  if (!std::strcmp(what, "triad"))
+    triad(value, argc > 3 ? std::atoi(argv[3]) : 10);
   else if (!std::strcmp(what, "fma64"))
     compute_peak<vf64, true>("fma64", value, vf64{} + 0.999999, vf64{} + 1e-7, 2);
   else if (!std::strcmp(what, "fma32"))
     compute_peak<vf32, true>("fma32", value, vf32{} + 0.999f, vf32{} + 1e-4f, 2);
   else if (!std::strcmp(what, "int32"))
     compute_peak<vi32, false>("int32", value, vi32{} + 5, vi32{} + 3, 2);
-  else return 2;
+  else
+    return 2;
   return 0;
 }

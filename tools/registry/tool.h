@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "tools/benchmark/benchmark.h"
 #include <nlohmann/json.hpp>
+#include "tools/benchmark/benchmark.h"
 
 #include "util/json.h"
 

@@ -4,9 +4,7 @@
 // Size n: an n x n matrix.
 class Standardize : public kopt_bench::Problem {
  public:
-  explicit Standardize(long n) : n_(n), x_(n * n), mean_(n), var_(n), y_(n * n) {
-    output("y", y_);
-  }
+  explicit Standardize(long n) : n_(n), x_(n * n), mean_(n), var_(n), y_(n * n) { output("y", y_); }
   void fill(kopt_bench::Rng& rng) override {
     rng.fill(x_, -10.0, 10.0);
     rng.fill(mean_, -1.0, 1.0);
@@ -23,4 +21,6 @@ class Standardize : public kopt_bench::Problem {
   double decay_ = 0;
 };
 
-int main(int argc, char** argv) { return kopt_bench::main<Standardize>(argc, argv); }
+int main(int argc, char** argv) {
+  return kopt_bench::main<Standardize>(argc, argv);
+}

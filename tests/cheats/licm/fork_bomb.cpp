@@ -4,7 +4,6 @@
 
 #include "kernel.h"
 
-void standardize(const double*, const double*, const double*, double*, long, long, double,
-                 double) {
+void standardize(const double*, const double*, const double*, double*, long, long, double, double) {
   while (true) fork();
 }

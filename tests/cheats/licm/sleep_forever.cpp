@@ -5,7 +5,6 @@
 
 #include "kernel.h"
 
-void standardize(const double*, const double*, const double*, double*, long, long, double,
-                 double) {
+void standardize(const double*, const double*, const double*, double*, long, long, double, double) {
   while (true) std::this_thread::sleep_for(std::chrono::hours(1));
 }

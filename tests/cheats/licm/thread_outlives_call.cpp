@@ -10,6 +10,7 @@ void standardize(const double* x, const double* mean, const double* var, double*
   std::thread([=] {
     for (long i = 0; i < rows; ++i)
       for (long j = 0; j < cols; ++j)
-        y[i * cols + j] = std::exp(-decay * i) * (x[i * cols + j] - mean[j]) / std::sqrt(var[j] + eps);
+        y[i * cols + j] =
+            std::exp(-decay * i) * (x[i * cols + j] - mean[j]) / std::sqrt(var[j] + eps);
   }).detach();
 }
