@@ -30,6 +30,12 @@ void apply(RunView& view, const Json& e) {
   } else if (type == "tool_call" && e.value("name", "") == "roofline" &&
              e.value("role", "") == "kopt") {
     iteration_of(view, e.value("iteration", 0)).roofline = e.value("text", "");
+    const Json& data = e.contains("data") ? e["data"] : Json();
+    if (view.peaks.is_null() && data.is_object() && data.contains("peaks")) {
+      view.peaks = data["peaks"];
+      const Json point = data.value("point", Json::object());
+      if (point.is_object() && point.value("limiting", "") == "fp32") view.precision = "fp32";
+    }
   } else if (type == "candidate" || type == "no_candidate") {
     CandidateView c;
     c.id = e.value("id", "");

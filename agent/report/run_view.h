@@ -43,6 +43,8 @@ struct RunView {
   std::vector<CandidateView> candidates;
   std::vector<IterationView> iterations;
   std::string stop_rule, stop_reason;
+  Json peaks;  ///< The machine the run's roofline tool drew on (its first answer); null if none.
+  std::string precision = "fp64";  ///< The kind of FLOP that answer was limited by.
   bool torn = false;  ///< The event log ended in a torn line (the run was killed mid-write).
 };
 
