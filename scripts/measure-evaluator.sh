@@ -18,9 +18,11 @@ e = json.load(sys.stdin)
 t = e["timing"]
 timed = sum(sum(run) for side in ("baseline", "candidate") for run in t["samples"][side])
 total = e["seconds"]
+build, check = e["build"]["seconds"], e["check"]["seconds"]
+outside, processes = t["seconds"] - timed, 2 * t["rounds"] + 2
 print(f"{sys.argv[1]:<6} total {total:6.2f} s = timed calls {timed:6.2f} s + kopt {total - timed:6.2f} s "
-      f"(build {e['build']['seconds']:.2f} s, check {e['check']['seconds']:.2f} s, "
-      f"timing outside the calls {t['seconds'] - timed:.2f} s over {2 * t['rounds'] + 2} processes)")
+      f"(build {build:.2f} s, check {check:.2f} s, "
+      f"timing outside the calls {outside:.2f} s over {processes} processes)")
 ' "$1"
 }
 
@@ -43,7 +45,9 @@ while at < len(text):
 s = [d["timing"]["speedup"] for d in docs]
 for d in docs:
     t = d["timing"]
-    print(f"  {t[\"speedup\"]:.3f}x [{t[\"ci_low\"]:.3f}, {t[\"ci_high\"]:.3f}] p={t[\"p_value\"]:.1g} {d[\"verdict\"][\"status\"]}")
+    status = d["verdict"]["status"]
+    speedup, low, high, p = t["speedup"], t["ci_low"], t["ci_high"], t["p_value"]
+    print(f"  {speedup:.3f}x [{low:.3f}, {high:.3f}] p={p:.1g} {status}")
 print(f"  median {statistics.median(s):.3f}x, min {min(s):.3f}x, max {max(s):.3f}x, "
       f"relative spread (max-min)/median {(max(s) - min(s)) / statistics.median(s):.1%}")
 '
