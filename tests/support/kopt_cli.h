@@ -19,9 +19,15 @@ inline const std::filesystem::path& test_cache() {
     auto path =
         std::filesystem::temp_directory_path() / ("kopt-test-cache-" + std::to_string(::getpid()));
     std::filesystem::create_directories(path);
-    std::atexit([] { std::filesystem::remove_all(test_cache()); });
     return path;
   }();
+  // Constructed after `dir`, so destroyed before it at exit.
+  static const struct Remover {
+    ~Remover() {
+      std::error_code ignored;
+      std::filesystem::remove_all(dir, ignored);
+    }
+  } remover;
   return dir;
 }
 
