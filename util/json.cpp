@@ -28,4 +28,11 @@ Status write_json_file(const std::filesystem::path& path, const Json& value) {
   return write_file_atomic(path, dump_json(value, 2) + "\n");
 }
 
+const Json& json_member(const Json& object, const char* key) {
+  static const Json empty;
+  if (!object.is_object()) return empty;
+  auto it = object.find(key);
+  return it == object.end() ? empty : *it;
+}
+
 }  // namespace kopt

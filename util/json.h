@@ -15,6 +15,9 @@ using Json = nlohmann::json;
 /// Serializes compactly (indent < 0) or pretty-printed; invalid UTF-8 is replaced.
 std::string dump_json(const Json& value, int indent = -1);
 
+/// The member `key` of `object`, or a null value when it is absent (or `object` is no object).
+const Json& json_member(const Json& object, const char* key);
+
 /// Parses text; a syntax error becomes an Error naming `what` and the position.
 Result<Json> parse_json(const std::string& text, const std::string& what);
 

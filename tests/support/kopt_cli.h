@@ -55,14 +55,29 @@ inline Json last_json(const std::string& output) {
   return parsed ? *parsed : Json();
 }
 
+/// Every process's command line, arguments separated by NULs (read from /proc).
+inline std::vector<std::string> process_command_lines() {
+  std::vector<std::string> lines;
+  for (const auto& entry : std::filesystem::directory_iterator("/proc")) {
+    std::ifstream in(entry.path() / "cmdline", std::ios::binary);
+    lines.emplace_back(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  }
+  return lines;
+}
+
 /// Processes whose command line starts with `prefix` (arguments separated by NULs).
 inline int count_processes_with_prefix(const std::string& prefix) {
   int count = 0;
-  for (const auto& entry : std::filesystem::directory_iterator("/proc")) {
-    std::ifstream in(entry.path() / "cmdline", std::ios::binary);
-    std::string cmdline((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    count += cmdline.rfind(prefix, 0) == 0;
-  }
+  for (const auto& cmdline : process_command_lines()) count += cmdline.rfind(prefix, 0) == 0;
+  return count;
+}
+
+/// Processes whose command line is exactly `argv` (nothing matches the counting process).
+inline int count_processes(const std::vector<std::string>& argv) {
+  std::string wanted;
+  for (const auto& arg : argv) wanted += arg + '\0';
+  int count = 0;
+  for (const auto& cmdline : process_command_lines()) count += cmdline == wanted;
   return count;
 }
 

@@ -8,24 +8,14 @@
 #include <fstream>
 #include <iterator>
 
+#include "../support/kopt_cli.h"
 #include "util/files.h"
 
 namespace kopt {
 
 namespace {
 
-// Processes whose command line is exactly `argv` (read from /proc, so nothing matches itself).
-int count_processes(const std::vector<std::string>& argv) {
-  std::string wanted;
-  for (const auto& arg : argv) wanted += arg + '\0';
-  int count = 0;
-  for (const auto& entry : std::filesystem::directory_iterator("/proc")) {
-    std::ifstream in(entry.path() / "cmdline", std::ios::binary);
-    std::string cmdline((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    count += cmdline == wanted;
-  }
-  return count;
-}
+using test::count_processes;
 
 class SandboxTest : public ::testing::Test {
  protected:

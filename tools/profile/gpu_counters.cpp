@@ -14,18 +14,11 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// The member `key` of `object`, or an empty value when it is absent.
-const Json& member(const Json& object, const char* key) {
-  static const Json empty;
-  auto it = object.find(key);
-  return it == object.end() ? empty : *it;
-}
-
 void parse_header(const Json& header, GpuCounterData& data) {
   data.chip = header.value("chip", "");
   data.passes = header.value("passes", uint64_t{0});
   data.ranges_dropped = header.value("ranges_dropped", uint64_t{0});
-  for (const auto& warning : member(header, "warnings"))
+  for (const auto& warning : json_member(header, "warnings"))
     data.warnings.push_back(warning.get<std::string>());
 }
 

@@ -13,13 +13,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// The member `key` of `object`, or an empty value when it is absent.
-const Json& member(const Json& object, const char* key) {
-  static const Json empty;
-  auto it = object.find(key);
-  return it == object.end() ? empty : *it;
-}
-
 constexpr std::string_view kNotIssued = "_not_issued";
 
 bool ends_with(std::string_view text, std::string_view suffix) {
@@ -32,7 +25,7 @@ PcSample parse_pc(const Json& line) {
   pc.function = line.value("function", "");
   pc.function_index = line.value("function_index", 0u);
   pc.pc_offset = line.at("pc_offset").get<uint64_t>();
-  for (const auto& [reason, samples] : member(line, "stalls").items())
+  for (const auto& [reason, samples] : json_member(line, "stalls").items())
     pc.stalls[reason] = samples.get<uint64_t>();
   return pc;
 }
@@ -42,9 +35,9 @@ void parse_header(const Json& header, PcSamplingData& data) {
   data.dropped_samples = header.value("dropped_samples", uint64_t{0});
   data.non_user_kernel_samples = header.value("non_user_kernel_samples", uint64_t{0});
   data.hardware_buffer_full = header.value("hardware_buffer_full", false);
-  for (const auto& [index, name] : member(header, "stall_reasons").items())
+  for (const auto& [index, name] : json_member(header, "stall_reasons").items())
     data.stall_reasons[static_cast<uint32_t>(std::stoul(index))] = name.get<std::string>();
-  for (const auto& warning : member(header, "warnings"))
+  for (const auto& warning : json_member(header, "warnings"))
     data.warnings.push_back(warning.get<std::string>());
 }
 
