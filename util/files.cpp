@@ -46,11 +46,41 @@ Result<fs::path> make_unique_dir(const fs::path& parent, const std::string& pref
   std::error_code ec;
   fs::create_directories(parent, ec);
   std::random_device entropy;
+  const std::string owner = std::to_string(::getpid()) + "-";
   for (int attempt = 0; attempt < 100; ++attempt) {
-    fs::path dir = parent / (prefix + std::to_string(entropy() % 100000000));
+    fs::path dir = parent / (prefix + owner + std::to_string(entropy() % 100000000));
     if (fs::create_directory(dir, ec)) return dir;
   }
   return fail("cannot create a folder under " + parent.string());
+}
+
+namespace {
+
+// The pid in a name make_unique_dir made with `prefix` (PREFIX<pid>-<random>), or 0.
+long owner_of(const std::string& name, const std::string& prefix) {
+  if (name.rfind(prefix, 0) != 0) return 0;
+  const std::string rest = name.substr(prefix.size());
+  const size_t dash = rest.find('-');
+  if (dash == 0 || dash == std::string::npos || dash + 1 == rest.size()) return 0;
+  const auto digits = [](const std::string& s) {
+    return s.find_first_not_of("0123456789") == std::string::npos;
+  };
+  const std::string pid = rest.substr(0, dash);
+  if (!digits(pid) || !digits(rest.substr(dash + 1)) || pid.size() > 9) return 0;
+  return std::stol(pid);
+}
+
+}  // namespace
+
+int remove_orphaned_dirs(const fs::path& parent, const std::string& prefix) {
+  std::error_code ec;
+  int removed = 0;
+  for (const auto& entry : fs::directory_iterator(parent, ec)) {
+    const long pid = owner_of(entry.path().filename().string(), prefix);
+    if (pid <= 0 || fs::exists("/proc/" + std::to_string(pid), ec)) continue;
+    if (fs::remove_all(entry.path(), ec) > 0 && !ec) ++removed;
+  }
+  return removed;
 }
 
 TempDir::TempDir(const std::string& prefix, fs::path parent) {

@@ -18,9 +18,14 @@ Status write_file(const std::filesystem::path& path, const std::string& content)
 /// partial file.
 Status write_file_atomic(const std::filesystem::path& path, const std::string& content);
 
-/// Creates a fresh, empty, uniquely named folder under `parent`.
+/// Creates a fresh, empty, uniquely named folder under `parent`: PREFIX<pid>-<random>, named
+/// after this process so that remove_orphaned_dirs can tell when its owner is gone.
 Result<std::filesystem::path> make_unique_dir(const std::filesystem::path& parent,
                                               const std::string& prefix);
+
+/// Removes the folders make_unique_dir made under `parent` with `prefix` for processes that no
+/// longer exist (left behind by a kopt killed with -9); returns how many.
+int remove_orphaned_dirs(const std::filesystem::path& parent, const std::string& prefix);
 
 /// A folder removed with everything in it when this object goes away.
 class TempDir {

@@ -118,6 +118,7 @@ Status LocalBackend::start() {
   auto port = free_loopback_port();
   if (!port) return port.error();
   if (log_dir_.empty()) {
+    remove_orphaned_dirs(fs::temp_directory_path(), "kopt-local-model-");
     auto dir = make_unique_dir(fs::temp_directory_path(), "kopt-local-model-");
     if (!dir) return dir.error();
     log_dir_ = *dir;
