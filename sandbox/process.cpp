@@ -15,6 +15,9 @@
 #include <mutex>
 #include <thread>
 
+#include "util/files.h"
+#include "util/strings.h"
+
 extern char** environ;
 
 namespace kopt {
@@ -93,18 +96,9 @@ std::thread feed(int fd, const std::string& input) {
 std::string resolve(const std::string& program, const std::map<std::string, std::string>& env) {
   if (program.find('/') != std::string::npos) return program;
   auto path = env.find("PATH");
-  std::string dirs = path == env.end() ? "/usr/bin:/bin" : path->second;
-  size_t start = 0;
-  while (start <= dirs.size()) {
-    size_t end = dirs.find(':', start);
-    std::string dir =
-        dirs.substr(start, end == std::string::npos ? std::string::npos : end - start);
-    std::string candidate = dir + "/" + program;
-    if (!dir.empty() && access(candidate.c_str(), X_OK) == 0) return candidate;
-    if (end == std::string::npos) break;
-    start = end + 1;
-  }
-  return program;
+  const std::string found =
+      find_executable(program, split(path == env.end() ? "/usr/bin:/bin" : path->second, ':'));
+  return found.empty() ? program : found;
 }
 
 }  // namespace

@@ -5,6 +5,8 @@
 #include <cstdlib>
 #include <filesystem>
 
+#include "util/files.h"
+
 namespace kopt {
 
 namespace fs = std::filesystem;
@@ -19,11 +21,7 @@ const char* const kSystemFolders[] = {"/usr",   "/bin", "/sbin", "/lib", "/lib64
 std::string find_bwrap() {
   if (const char* chosen = std::getenv("KOPT_BWRAP"); chosen && *chosen)
     return access(chosen, X_OK) == 0 ? chosen : "";
-  for (const char* dir : {"/usr/bin", "/usr/local/bin", "/bin"}) {
-    fs::path candidate = fs::path(dir) / "bwrap";
-    if (access(candidate.c_str(), X_OK) == 0) return candidate.string();
-  }
-  return {};
+  return find_executable("bwrap", {"/usr/bin", "/usr/local/bin", "/bin"});
 }
 
 void add_bind(std::vector<std::string>& args, const char* kind, const fs::path& path) {

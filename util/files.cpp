@@ -42,6 +42,14 @@ Status write_file_atomic(const fs::path& path, const std::string& content) {
   return {};
 }
 
+std::string find_executable(const std::string& name, const std::vector<std::string>& dirs) {
+  for (const auto& dir : dirs) {
+    const std::string candidate = dir + "/" + name;
+    if (!dir.empty() && ::access(candidate.c_str(), X_OK) == 0) return candidate;
+  }
+  return {};
+}
+
 Result<fs::path> make_unique_dir(const fs::path& parent, const std::string& prefix) {
   std::error_code ec;
   fs::create_directories(parent, ec);
@@ -56,18 +64,18 @@ Result<fs::path> make_unique_dir(const fs::path& parent, const std::string& pref
 
 namespace {
 
-// The pid in a name make_unique_dir made with `prefix` (PREFIX<pid>-<random>), or 0.
+// The pid in a name make_unique_dir made (PREFIX<pid>-<random>) that starts with `prefix`, or 0.
 long owner_of(const std::string& name, const std::string& prefix) {
-  if (name.rfind(prefix, 0) != 0) return 0;
-  const std::string rest = name.substr(prefix.size());
-  const size_t dash = rest.find('-');
-  if (dash == 0 || dash == std::string::npos || dash + 1 == rest.size()) return 0;
+  const size_t last = name.rfind('-');
+  if (last == std::string::npos || last == 0 || name.rfind(prefix, 0) != 0) return 0;
+  const size_t before = name.rfind('-', last - 1);
+  if (before == std::string::npos || before + 1 < prefix.size()) return 0;
+  const std::string pid = name.substr(before + 1, last - before - 1);
+  const std::string random = name.substr(last + 1);
   const auto digits = [](const std::string& s) {
-    return s.find_first_not_of("0123456789") == std::string::npos;
+    return !s.empty() && s.size() <= 9 && s.find_first_not_of("0123456789") == std::string::npos;
   };
-  const std::string pid = rest.substr(0, dash);
-  if (!digits(pid) || !digits(rest.substr(dash + 1)) || pid.size() > 9) return 0;
-  return std::stol(pid);
+  return digits(pid) && digits(random) ? std::stol(pid) : 0;
 }
 
 }  // namespace

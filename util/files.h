@@ -3,6 +3,7 @@
 
 #include <filesystem>
 #include <string>
+#include <vector>
 
 #include "util/result.h"
 
@@ -18,13 +19,17 @@ Status write_file(const std::filesystem::path& path, const std::string& content)
 /// partial file.
 Status write_file_atomic(const std::filesystem::path& path, const std::string& content);
 
+/// The first `dir/name` among `dirs` that is executable (empty entries are skipped), or "".
+std::string find_executable(const std::string& name, const std::vector<std::string>& dirs);
+
 /// Creates a fresh, empty, uniquely named folder under `parent`: PREFIX<pid>-<random>, named
 /// after this process so that remove_orphaned_dirs can tell when its owner is gone.
 Result<std::filesystem::path> make_unique_dir(const std::filesystem::path& parent,
                                               const std::string& prefix);
 
-/// Removes the folders make_unique_dir made under `parent` with `prefix` for processes that no
-/// longer exist (left behind by a kopt killed with -9); returns how many.
+/// Removes the folders make_unique_dir made under `parent` with a name starting with `prefix`
+/// ("" for every kind) for processes that no longer exist (left behind by a kopt killed with -9);
+/// returns how many.
 int remove_orphaned_dirs(const std::filesystem::path& parent, const std::string& prefix);
 
 /// A folder removed with everything in it when this object goes away.

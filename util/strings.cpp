@@ -1,5 +1,7 @@
 #include "util/strings.h"
 
+#include <cctype>
+
 namespace kopt {
 
 std::vector<std::string> split(std::string_view text, char delimiter) {
@@ -39,6 +41,11 @@ std::string join(const std::vector<std::string>& items, std::string_view separat
     joined += items[i];
   }
   return joined;
+}
+
+std::string to_lower(std::string text) {
+  for (auto& c : text) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return text;
 }
 
 }  // namespace kopt

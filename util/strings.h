@@ -13,6 +13,9 @@ std::vector<std::string> split(std::string_view text, char delimiter);
 /// Removes leading and trailing white space.
 std::string trim(std::string_view text);
 
+/// `text` with ASCII letters in lower case.
+std::string to_lower(std::string text);
+
 /// True when `text` starts with `prefix`.
 inline bool starts_with(std::string_view text, std::string_view prefix) {
   return text.substr(0, prefix.size()) == prefix;

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "agent/cli/commands.h"
+#include "agent/cli/run_options.h"
 #include "agent/record/diff.h"
 #include "agent/report/run_view.h"
 #include "util/files.h"
@@ -11,25 +12,13 @@ namespace kopt::cli {
 
 namespace {
 
-std::string runs_folder(const Args& args) {
-  return args.has("out") ? args.get("out") : default_runs_root().string();
-}
-
-RunView open_view(const Args& args) {
-  auto dir = find_run(args.get("RUN"), runs_folder(args));
-  if (!dir) throw UsageError{dir.error().message};
-  auto view = load_run_view(*dir);
-  if (!view) throw UsageError{view.error().message};
-  return std::move(*view);
-}
-
 std::string speedup_text(const CandidateVerdict& v) {
   return v.speedup > 0 ? fmt::format("{:.2f}x [{:.2f}, {:.2f}]", v.speedup, v.ci_low, v.ci_high)
                        : "-";
 }
 
 int run_runs(const Args& args) {
-  const std::filesystem::path root = runs_folder(args);
+  const std::filesystem::path root = runs_root(args);
   std::vector<std::filesystem::path> dirs;
   std::error_code ec;
   for (const auto& entry : std::filesystem::directory_iterator(root, ec))
@@ -54,7 +43,7 @@ int run_runs(const Args& args) {
 }
 
 int run_show(const Args& args) {
-  RunView v = open_view(args);
+  RunView v = open_run_view(run_dir(args));
   fmt::print("run      {} ({}, {})\n", v.dir.filename().string(),
              v.info["benchmark"].value("name", "?"), v.info["config"].value("llm", "?"));
   fmt::print("status   {}{}\n", v.info.value("status", "?"),
@@ -104,7 +93,7 @@ std::string source_of(const RunView& v, const std::string& id) {
 }
 
 int run_diff(const Args& args) {
-  RunView v = open_view(args);
+  RunView v = open_run_view(run_dir(args));
   const std::string a = args.get("A"), b = args.get("B");
   const std::string diff = unified_diff(source_of(v, a), source_of(v, b), a, b);
   fmt::print("{}", diff.empty() ? "(identical)\n" : diff);

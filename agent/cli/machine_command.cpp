@@ -29,11 +29,15 @@ int show_table(const Args& args) {
   auto table = load_hardware_table(default_hardware_table());
   if (!table) throw UsageError{table.error().message};
   const std::string wanted = args.get("hardware");
+  std::string only;  // The table's name for the one wanted, or empty for all.
+  if (wanted != "all") {
+    auto one = find_hardware(wanted);
+    if (!one) throw UsageError{one.error().message};
+    only = one->name;
+  }
   Json docs = Json::array();
   for (const auto& spec : *table) {
-    if (wanted != "all" && !find_hardware(wanted).ok())
-      throw UsageError{find_hardware(wanted).error().message};
-    if (wanted != "all" && find_hardware(wanted)->name != spec.name) continue;
+    if (!only.empty() && spec.name != only) continue;
     if (args.flag("json"))
       docs.push_back(to_json(spec));
     else

@@ -4,6 +4,7 @@
 
 #include "agent/cli/commands.h"
 #include "agent/cli/eval_support.h"
+#include "agent/cli/run_options.h"
 #include "agent/cli/status_line.h"
 #include "agent/loop/session.h"
 #include "agent/report/run_view.h"
@@ -11,10 +12,6 @@
 namespace kopt::cli {
 
 namespace {
-
-std::string runs_folder(const Args& args) {
-  return args.has("out") ? args.get("out") : default_runs_root().string();
-}
 
 std::string speedup_text(const CandidateVerdict& v) {
   return v.speedup > 0 ? fmt::format("{:.2f}x [{:.2f}, {:.2f}]", v.speedup, v.ci_low, v.ci_high)
@@ -56,16 +53,11 @@ int reexecute(const Args& args, const RunView& view) {
 }
 
 int run_replay(const Args& args) {
-  auto dir = find_run(args.get("RUN"), runs_folder(args));
-  if (!dir) throw UsageError{dir.error().message};
-  if (args.flag("reexecute")) {
-    auto view = load_run_view(*dir);
-    if (!view) throw UsageError{view.error().message};
-    return reexecute(args, *view);
-  }
+  const std::filesystem::path dir = run_dir(args);
+  if (args.flag("reexecute")) return reexecute(args, open_run_view(dir));
   StatusLine status;
   auto report =
-      replay_run(*dir, [&](const std::string& line) { status.update("kopt replay · " + line); });
+      replay_run(dir, [&](const std::string& line) { status.update("kopt replay · " + line); });
   status.clear();
   if (!report) {
     fmt::print("replay DIVERGED: {}\n", report.error().message);

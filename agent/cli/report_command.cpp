@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "agent/cli/commands.h"
+#include "agent/cli/run_options.h"
 #include "agent/report/html_report.h"
 #include "util/files.h"
 
@@ -23,18 +24,15 @@ std::optional<Roofs> recorded_roofs(const RunView& view) {
 }
 
 int run_report(const Args& args) {
-  const std::string root = args.has("out") ? args.get("out") : default_runs_root().string();
-  auto dir = find_run(args.get("RUN"), root);
-  if (!dir) throw UsageError{dir.error().message};
-  auto view = load_run_view(*dir);
-  if (!view) throw UsageError{view.error().message};
-  std::optional<Roofs> roofs = recorded_roofs(*view);
+  const std::filesystem::path dir = run_dir(args);
+  const RunView view = open_run_view(dir);
+  std::optional<Roofs> roofs = recorded_roofs(view);
   if (args.has("peak-gflops") && args.has("peak-gbs"))
     roofs = Roofs{args.get_double("peak-gflops"), args.get_double("peak-gbs"),
                   "given on the command line"};
   const std::filesystem::path file =
-      args.has("html") ? std::filesystem::path(args.get("html")) : *dir / "report.html";
-  if (auto st = write_file(file, render_html_report(*view, roofs)); !st)
+      args.has("html") ? std::filesystem::path(args.get("html")) : dir / "report.html";
+  if (auto st = write_file(file, render_html_report(view, roofs)); !st)
     throw UsageError{st.error().message};
   fmt::print("{}\n", file.string());
   return 0;

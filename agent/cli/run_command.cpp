@@ -55,11 +55,10 @@ int run_run(const Args& args) {
 }
 
 int run_resume(const Args& args) {
-  auto dir = find_run(args.get("RUN"), runs_root(args));
-  if (!dir) throw UsageError{dir.error().message};
+  const std::filesystem::path dir = run_dir(args);
   StatusLine status;
   auto report =
-      resume_run(*dir, [&](const std::string& line) { status.update("kopt resume · " + line); });
+      resume_run(dir, [&](const std::string& line) { status.update("kopt resume · " + line); });
   status.clear();
   return finish(report, "resume");
 }

@@ -56,4 +56,16 @@ std::string runs_root(const Args& args) {
   return args.has("out") ? args.get("out") : default_runs_root().string();
 }
 
+std::filesystem::path run_dir(const Args& args) {
+  auto dir = find_run(args.get("RUN"), runs_root(args));
+  if (!dir) throw UsageError{dir.error().message};
+  return *dir;
+}
+
+RunView open_run_view(const std::filesystem::path& dir) {
+  auto view = load_run_view(dir);
+  if (!view) throw UsageError{view.error().message};
+  return std::move(*view);
+}
+
 }  // namespace kopt::cli

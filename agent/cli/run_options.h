@@ -5,6 +5,7 @@
 
 #include "agent/cli/command.h"
 #include "agent/loop/config.h"
+#include "agent/report/run_view.h"
 
 namespace kopt::cli {
 
@@ -18,5 +19,11 @@ RunConfig read_run_config(const Args& args, const std::string& benchmark);
 
 /// The folder runs go to: --out, else $KOPT_RUNS, else ./runs.
 std::string runs_root(const Args& args);
+
+/// The folder of the run the RUN argument names under runs_root(args); a UsageError if none.
+std::filesystem::path run_dir(const Args& args);
+
+/// A run folder read for inspection; a UsageError if it cannot be read.
+RunView open_run_view(const std::filesystem::path& dir);
 
 }  // namespace kopt::cli

@@ -7,15 +7,11 @@
 
 #include "agent/llm/json_read.h"
 #include "util/paths.h"
+#include "util/strings.h"
 
 namespace kopt::llm {
 
 namespace {
-
-std::string lower(std::string text) {
-  for (auto& c : text) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return text;
-}
 
 Result<double> price_field(const Json& entry, const char* key, const std::string& where) {
   const Json* value = member(entry, key);
@@ -37,7 +33,7 @@ Result<PriceTable> PriceTable::from_json(const Json& json, const std::string& wh
     if (!input) return input.error();
     auto output = price_field(entry, "output", where);
     if (!output) return output.error();
-    table.entries_.emplace_back(lower(match), Price{*input, *output});
+    table.entries_.emplace_back(to_lower(match), Price{*input, *output});
   }
   return table;
 }
@@ -54,7 +50,7 @@ Result<PriceTable> PriceTable::load_default(const EnvLookup& env) {
 }
 
 std::optional<Price> PriceTable::find(const std::string& model) const {
-  const std::string name = lower(model);
+  const std::string name = to_lower(model);
   const std::pair<std::string, Price>* best = nullptr;
   for (const auto& entry : entries_) {
     if (name.compare(0, entry.first.size(), entry.first) == 0 &&

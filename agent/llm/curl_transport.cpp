@@ -25,18 +25,13 @@ struct Exchange {
   bool sink_refused = false;
 };
 
-std::string lower(std::string text) {
-  for (auto& c : text) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return text;
-}
-
 size_t on_header(char* data, size_t size, size_t count, void* user) {
   auto& exchange = *static_cast<Exchange*>(user);
   const std::string_view line(data, size * count);
   if (starts_with(line, "HTTP/")) exchange.response->headers.clear();  // After 100 Continue.
   const size_t colon = line.find(':');
   if (colon != std::string_view::npos)
-    exchange.response->headers[lower(std::string(line.substr(0, colon)))] =
+    exchange.response->headers[to_lower(std::string(line.substr(0, colon)))] =
         trim(line.substr(colon + 1));
   return size * count;
 }

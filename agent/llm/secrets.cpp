@@ -1,4 +1,5 @@
 #include "agent/llm/secrets.h"
+#include "util/strings.h"
 
 #include <sys/prctl.h>
 
@@ -23,11 +24,6 @@ size_t replace_token(std::string& text, size_t at) {
   while (end > at && text[end - 1] == '.') --end;  // A full stop ends the sentence, not the token.
   text.replace(at, end - at, kRedacted);
   return at + std::strlen(kRedacted);
-}
-
-std::string lower(std::string text) {
-  for (auto& c : text) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return text;
 }
 
 }  // namespace
@@ -62,7 +58,7 @@ void protect_process_memory() {
 }
 
 std::string redact_header(const std::string& name, const std::string& value) {
-  const std::string key = lower(name);
+  const std::string key = to_lower(name);
   for (const char* secret : {"authorization", "key", "token", "secret", "cookie"})
     if (key.find(secret) != std::string::npos) return kRedacted;
   return redact_tokens(value);

@@ -14,6 +14,7 @@
 #include <cstring>
 #include <fstream>
 
+#include "util/files.h"
 #include "util/strings.h"
 
 namespace kopt::llm {
@@ -35,11 +36,11 @@ struct Launch {
 std::string find_program(const std::string& name) {
   if (name.find('/') != std::string::npos) return name;
   const char* path = std::getenv("PATH");
-  for (const auto& dir : split(path ? path : "/usr/bin:/bin", ':')) {
-    const std::string candidate = (dir.empty() ? "." : dir) + "/" + name;
-    if (::access(candidate.c_str(), X_OK) == 0) return candidate;
-  }
-  return name;
+  std::vector<std::string> dirs = split(path ? path : "/usr/bin:/bin", ':');
+  for (auto& dir : dirs)
+    if (dir.empty()) dir = ".";  // An empty PATH entry is the current folder.
+  const std::string found = find_executable(name, dirs);
+  return found.empty() ? name : found;
 }
 
 Result<std::unique_ptr<Launch>> prepare_launch(const ServerSpec& spec) {

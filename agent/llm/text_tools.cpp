@@ -20,11 +20,6 @@ struct Fence {
   size_t end = 0;
 };
 
-std::string lower(std::string text) {
-  for (auto& c : text) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return text;
-}
-
 // The fence a line opens or closes: its character and length (0 when it is no fence).
 std::pair<char, size_t> fence_of(std::string_view line) {
   size_t indent = line.find_first_not_of(' ');
@@ -49,7 +44,8 @@ std::vector<Fence> scan_fences(const std::string& text) {
     if (open.first == 0 && fence.first != 0) {
       open = fence;
       const std::string info = trim(line.substr(line.find(fence.first) + fence.second));
-      fences.push_back({{lower(info.substr(0, info.find_first_of(" \t{"))), "", false}, at, next});
+      fences.push_back(
+          {{to_lower(info.substr(0, info.find_first_of(" \t{"))), "", false}, at, next});
     } else if (open.first != 0 && fence.first == open.first && fence.second >= open.second &&
                trim(line).size() == fence.second) {
       fences.back().block.closed = true;

@@ -131,10 +131,8 @@ std::string Conversation::dispatch(const llm::ToolCall& call, Turn& turn) {
   ++turn.tool_calls;
   s_.progress(role_ + ": " + call.name);
   ToolResult result = s_.effects->tool(role_, call.name, *args, *s_.tool_context);
-  Json event = {{"type", "tool_call"}, {"role", role_},      {"iteration", iteration_},
-                {"name", call.name},   {"arguments", *args}, {"ok", result.ok},
-                {"text", result.text}, {"data", result.data}};
-  if (auto st = s_.events->emit(event); !st) turn.stop = st.error();
+  if (auto st = s_.events->emit(tool_call_event(role_, iteration_, call.name, *args, result)); !st)
+    turn.stop = st.error();
   return result.text.size() > kToolTextCap ? tail(result.text, kToolTextCap) : result.text;
 }
 

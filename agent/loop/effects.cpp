@@ -8,6 +8,21 @@
 
 namespace kopt {
 
+Json tool_call_event(const std::string& role, int iteration, const std::string& name,
+                     const Json& arguments, const ToolResult& result) {
+  return {{"type", "tool_call"}, {"role", role},           {"iteration", iteration},
+          {"name", name},        {"arguments", arguments}, {"ok", result.ok},
+          {"text", result.text}, {"data", result.data}};
+}
+
+ToolResult tool_result_from_event(const Json& event) {
+  ToolResult result;
+  result.ok = event.value("ok", false);
+  result.text = event.value("text", "");
+  result.data = event.value("data", Json());
+  return result;
+}
+
 LiveEffects::LiveEffects(llm::LlmBackend& backend, ToolRegistry& registry,
                          EvaluationExecutor& executor, const Benchmark& bench, double timing_budget)
     : backend_(backend),
@@ -88,11 +103,7 @@ ToolResult RecordedEffects::tool(const std::string& role, const std::string& nam
                   " " + dump_json(arguments).substr(0, 200);
     return tool_error(divergence_);
   }
-  ToolResult result;
-  result.ok = event->value("ok", false);
-  result.text = event->value("text", "");
-  result.data = event->value("data", Json());
-  return result;
+  return tool_result_from_event(*event);
 }
 
 Json RecordedEffects::evaluate(const std::string& candidate, const std::string& source, bool time) {

@@ -15,6 +15,14 @@
 
 namespace kopt {
 
+/// The `tool_call` event of one call (by the model's `role`, or "kopt" itself); RecordedEffects
+/// reads its result back with tool_result_from_event.
+Json tool_call_event(const std::string& role, int iteration, const std::string& name,
+                     const Json& arguments, const ToolResult& result);
+
+/// The result a recorded `tool_call` event holds.
+ToolResult tool_result_from_event(const Json& event);
+
 class Effects {
  public:
   virtual ~Effects() = default;

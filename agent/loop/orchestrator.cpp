@@ -63,7 +63,6 @@ Status Orchestrator::start(LoopState& state) {
   s_.progress("timing the human version");
   Json evaluation = s_.effects->evaluate("human", *human, true);
   state.human = read_verdict(evaluation);
-  state.best.remarks = "";
   return s_.events->emit(
       {{"type", "evaluation"}, {"candidate", "human"}, {"evaluation", evaluation}});
 }
@@ -80,10 +79,8 @@ Status Orchestrator::refresh_evidence(LoopState& state, int iteration) {
     ToolResult result = s_.effects->tool("kopt", name, arguments, *s_.tool_context);
     (std::string(name) == "profile" ? state.profile : state.roofline) = result.text;
     if (std::string(name) == "roofline") state.roof_fraction = roof_fraction(result);
-    Json event = {{"type", "tool_call"}, {"role", "kopt"},         {"iteration", iteration},
-                  {"name", name},        {"arguments", arguments}, {"ok", result.ok},
-                  {"text", result.text}, {"data", result.data}};
-    if (auto st = s_.events->emit(event); !st) return st;
+    if (auto st = s_.events->emit(tool_call_event("kopt", iteration, name, arguments, result)); !st)
+      return st;
   }
   return {};
 }
@@ -205,7 +202,8 @@ Result<bool> Orchestrator::iterate(LoopState& state, int iteration, RunOutcome& 
       return st.error();
     const CandidateVerdict& verdict = state.attempts.back().verdict;
     OptimizerSession& session = *sessions[pending.session];
-    const bool repairable = verdict.status == "build-failed" || verdict.status == "incorrect";
+    const bool repairable = verdict.status == kopt::verdict::kBuildFailed ||
+                            verdict.status == kopt::verdict::kIncorrect;
     if (!repairable || session.repairs_left() <= 0) continue;
     Turn turn = session.repair(feedback_text(verdict));
     if (turn.stop) return stop_with(outcome, turn.stop_rule, turn.stop->message);

@@ -9,7 +9,7 @@
 namespace kopt {
 
 bool CandidateVerdict::correct() const {
-  return status == "faster" || status == "not-faster" || status == "slower" || status == "correct";
+  return verdict::is_correct(status);
 }
 
 CandidateVerdict read_verdict(const Json& e) {

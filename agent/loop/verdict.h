@@ -7,6 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "tools/eval/evaluation.h"
 #include "util/json.h"
 
 namespace kopt {
@@ -31,7 +32,7 @@ struct CandidateVerdict {
 
   bool correct() const;
   /// A significant win over the original.
-  bool faster() const { return status == "faster"; }
+  bool faster() const { return status == verdict::kFaster; }
 };
 
 CandidateVerdict read_verdict(const Json& evaluation);

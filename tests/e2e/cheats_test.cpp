@@ -27,10 +27,8 @@ std::vector<Cheat> all_cheats() {
   const auto dir = test::source_root() / "tests" / "cheats" / "licm";
   for (const auto& entry : std::filesystem::directory_iterator(dir)) {
     if (entry.path().extension() != ".cpp") continue;
-    Cheat cheat{entry.path().string(), "", false};
     const std::string text = read_file(entry.path()).value();
-    if (auto at = text.find("// expect: "); at != std::string::npos)
-      cheat.expected_category = text.substr(at + 11, text.find('\n', at) - at - 11);
+    Cheat cheat{entry.path().string(), test::tag_value(text, "// expect: "), false};
     cheat.needs_timing = text.find("// needs: timing") != std::string::npos;
     cheats.push_back(cheat);
   }

@@ -24,20 +24,14 @@ void PrintTo(const GpuCheat& cheat, std::ostream* out) {
   *out << cheat.file;
 }
 
-std::string tagged(const std::string& text, const std::string& tag) {
-  const auto at = text.find(tag);
-  if (at == std::string::npos) return "";
-  return text.substr(at + tag.size(), text.find('\n', at) - at - tag.size());
-}
-
 std::vector<GpuCheat> all_gpu_cheats() {
   std::vector<GpuCheat> cheats;
   const auto dir = test::source_root() / "tests" / "cheats" / "triad_cuda";
   for (const auto& entry : std::filesystem::directory_iterator(dir)) {
     if (entry.path().extension() != ".cu") continue;
     const std::string text = read_file(entry.path()).value();
-    cheats.push_back({entry.path().string(), tagged(text, "// expect: "),
-                      tagged(text, "// expect-verdict: "),
+    cheats.push_back({entry.path().string(), test::tag_value(text, "// expect: "),
+                      test::tag_value(text, "// expect-verdict: "),
                       text.find("// needs: timing") != std::string::npos});
   }
   std::sort(cheats.begin(), cheats.end(), [](auto& a, auto& b) { return a.file < b.file; });

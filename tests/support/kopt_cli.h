@@ -81,6 +81,13 @@ inline int count_processes(const std::vector<std::string>& argv) {
   return count;
 }
 
+/// What follows `tag` on its line in `text` (a cheat file's "// expect: "), or "".
+inline std::string tag_value(const std::string& text, const std::string& tag) {
+  const auto at = text.find(tag);
+  if (at == std::string::npos) return "";
+  return text.substr(at + tag.size(), text.find('\n', at) - at - tag.size());
+}
+
 /// The repository's root (benchmarks/, tests/cheats/).
 inline std::filesystem::path source_root() {
   return std::filesystem::path(KOPT_TEST_FIXTURES).parent_path().parent_path();

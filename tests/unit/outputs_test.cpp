@@ -6,6 +6,7 @@
 #include <cstring>
 #include <limits>
 
+#include "benchmarks/common/harness.h"
 #include "util/files.h"
 
 namespace kopt {
@@ -23,7 +24,7 @@ OutputRecord doubles(std::vector<double> values, const std::string& name = "y") 
 }
 
 double poison_f64() {
-  const uint64_t bits = 0x7ff8deaddeaddeadULL;
+  const uint64_t bits = kopt_bench::kPoisonF64;
   double value;
   std::memcpy(&value, &bits, 8);
   return value;
@@ -77,15 +78,12 @@ TEST(OutputsTest, IntegersCompareExactly) {
 
 TEST(OutputsTest, ReadsWhatTheHarnessWritesAndRejectsTruncation) {
   TempDir dir("outputs-test-");
-  std::string file = "KOPTOUT1";
-  auto put = [&file](const void* p, size_t n) { file.append(static_cast<const char*>(p), n); };
-  uint64_t label = 42, count = 2;
-  uint32_t arrays = 1, name_size = 1;
-  uint8_t dtype = 2;
   double values[2] = {1.5, -2.5};
-  put(&label, 8), put(&arrays, 4), put(&name_size, 4), put("y", 1), put(&dtype, 1), put(&count, 8);
-  put(values, 16);
-  ASSERT_TRUE(write_file(dir.path() / "out.bin", file));
+  {  // The benchmark harness itself writes the file.
+    kopt_bench::OutputFile out((dir.path() / "out.bin").string());
+    out.record(42, {{"y", kopt_bench::DType::f64, values, 2, sizeof(double)}});
+  }
+  const std::string file = read_file(dir.path() / "out.bin").value();
   auto records = read_outputs(dir.path() / "out.bin");
   ASSERT_TRUE(records.ok()) << records.error().message;
   ASSERT_EQ(records->size(), 1u);

@@ -19,7 +19,6 @@ namespace fs = std::filesystem;
 namespace {
 
 constexpr const char* kBuildFormat = "kopt-build/1";
-constexpr size_t kLogCap = 64 * 1024;
 
 // The first line that reads like a compiler error, for the one-line failure.
 std::string first_error(const std::string& log) {
@@ -128,8 +127,14 @@ Result<Toolchain> Builder::toolchain(Language language) {
   return it->second;
 }
 
-ProcessResult Builder::run_in(const fs::path& workspace, std::vector<std::string> argv,
-                              int timeout_s) {
+Status stage_build_workspace(const Benchmark& bench, const fs::path& workspace,
+                             const std::string& kernel_source) {
+  for (const auto& file : fixed_build_files(bench)) copy_into(file, workspace);
+  return write_file(workspace / workspace_kernel_name(bench), kernel_source);
+}
+
+ProcessResult run_build_tool(const ExecutionContext& ctx, const fs::path& workspace,
+                             std::vector<std::string> argv, int timeout_s, size_t output_cap) {
   ProcessSpec spec;
   spec.argv = std::move(argv);
   spec.cwd = workspace;
@@ -138,10 +143,10 @@ ProcessResult Builder::run_in(const fs::path& workspace, std::vector<std::string
               {"TMPDIR", "/tmp"},
               {"LC_ALL", "C"}};
   spec.timeout = std::chrono::seconds(timeout_s);
-  spec.output_cap = kLogCap;
-  SandboxPolicy policy = ctx_.policy;
+  spec.output_cap = output_cap;
+  SandboxPolicy policy = ctx.policy;
   policy.limits = candidate_limits(0, static_cast<uint64_t>(timeout_s) * 2);
-  return ctx_.runner->run(confine(spec, workspace, policy));
+  return ctx.runner->run(confine(spec, workspace, policy));
 }
 
 Result<fs::path> Builder::driver_object(const Benchmark& bench, const Toolchain& tc,
@@ -153,7 +158,7 @@ Result<fs::path> Builder::driver_object(const Benchmark& bench, const Toolchain&
   const std::string name = "driver.o";
   if (fs::exists(entry / name)) return entry / name;
   ProcessResult result =
-      run_in(workspace, tc.compile(bench, bench.driver_file(), name, false), 600);
+      run_build_tool(ctx_, workspace, tc.compile(bench, bench.driver_file(), name, false), 600);
   if (!result.succeeded())
     return fail("the benchmark's driver does not compile: " + first_error(result.output));
   fs::create_directories(entry);
@@ -184,16 +189,15 @@ BuildOutcome Builder::build(const Benchmark& bench, const std::string& kernel_so
   }
   fs::create_directories(entry.parent_path());
   TempDir workspace("build-", ctx_.work_root);
-  for (const auto& file : fixed_build_files(bench)) copy_into(file, workspace.path());
   const std::string kernel = workspace_kernel_name(bench);
-  if (auto st = write_file(workspace.path() / kernel, kernel_source); !st) {
+  if (auto st = stage_build_workspace(bench, workspace.path(), kernel_source); !st) {
     outcome.failure = st.error().message;
     return outcome;
   }
   share_workspace(workspace.path(), ctx_.policy);
 
   ProcessResult compiled =
-      run_in(workspace.path(), tc->compile(bench, kernel, "kernel.o", true), 300);
+      run_build_tool(ctx_, workspace.path(), tc->compile(bench, kernel, "kernel.o", true), 300);
   outcome.log = compiled.output;
   if (bench.language == Language::cuda) {
     outcome.remarks = ptxas_report(compiled.output);
@@ -204,9 +208,9 @@ BuildOutcome Builder::build(const Benchmark& bench, const std::string& kernel_so
     outcome.failure = compiled.timed_out ? "the compiler timed out"
                                          : "does not compile: " + first_error(compiled.output);
   } else {
-    ProcessResult symbols = run_in(workspace.path(), {"nm", "-P", "kernel.o"}, 60);
-    ProcessResult disassembly =
-        run_in(workspace.path(), {"objdump", "-d", "--no-show-raw-insn", "kernel.o"}, 60);
+    ProcessResult symbols = run_build_tool(ctx_, workspace.path(), {"nm", "-P", "kernel.o"}, 60);
+    ProcessResult disassembly = run_build_tool(
+        ctx_, workspace.path(), {"objdump", "-d", "--no-show-raw-insn", "kernel.o"}, 60);
     outcome.findings = check_symbols(symbols.output, bench.functions);
     for (auto& f : check_instructions(disassembly.output)) outcome.findings.push_back(f);
     if (!symbols.succeeded())
@@ -220,8 +224,8 @@ BuildOutcome Builder::build(const Benchmark& bench, const std::string& kernel_so
       outcome.failure = driver.error().message;
     } else {
       copy_into(*driver, workspace.path());
-      ProcessResult linked =
-          run_in(workspace.path(), tc->link(bench, {"kernel.o", "driver.o"}, "bench"), 300);
+      ProcessResult linked = run_build_tool(
+          ctx_, workspace.path(), tc->link(bench, {"kernel.o", "driver.o"}, "bench"), 300);
       outcome.log += linked.output;
       if (!linked.succeeded()) outcome.failure = "does not link: " + first_error(linked.output);
     }

@@ -49,8 +49,6 @@ class Builder {
   Result<Toolchain> toolchain(Language language);
   Result<std::filesystem::path> driver_object(const Benchmark& bench, const Toolchain& tc,
                                               const std::filesystem::path& workspace);
-  ProcessResult run_in(const std::filesystem::path& workspace, std::vector<std::string> argv,
-                       int timeout_s);
 
   const ExecutionContext& ctx_;
   std::mutex mutex_;
@@ -62,5 +60,18 @@ std::vector<std::filesystem::path> fixed_build_files(const Benchmark& bench);
 
 /// Name of the kernel file inside a build workspace: "kernel.cpp" or "kernel.cu".
 std::string workspace_kernel_name(const Benchmark& bench);
+
+/// Puts the fixed build files and `kernel_source` (as workspace_kernel_name) into `workspace`.
+Status stage_build_workspace(const Benchmark& bench, const std::filesystem::path& workspace,
+                             const std::string& kernel_source);
+
+/// The most output of a build tool kept (the tail beyond it is dropped).
+inline constexpr size_t kBuildLogCap = 64 * 1024;
+
+/// Runs a build tool (a compiler, opt, nvcc) in `workspace` under the context's sandbox with the
+/// build environment, `timeout_s` of wall-clock time and twice that of CPU time.
+ProcessResult run_build_tool(const ExecutionContext& ctx, const std::filesystem::path& workspace,
+                             std::vector<std::string> argv, int timeout_s,
+                             size_t output_cap = kBuildLogCap);
 
 }  // namespace kopt

@@ -24,8 +24,7 @@ ExecutionContext default_context(ProcessRunner& runner, bool sandbox) {
   ctx.policy.enabled = sandbox;
   ctx.work_root =
       std::filesystem::temp_directory_path() / ("kopt-work-" + std::to_string(getuid()));
-  for (const char* kind : {"build-", "run-", "profile-", "static-", "cupti-", "machine-"})
-    remove_orphaned_dirs(ctx.work_root, kind);
+  remove_orphaned_dirs(ctx.work_root, "");
   ctx.cache_root = cache_dir();
   ctx.run_env = default_run_env();
   return ctx;

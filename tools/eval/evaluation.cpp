@@ -7,9 +7,12 @@
 
 namespace kopt {
 
+bool verdict::is_correct(std::string_view status) {
+  return status == kFaster || status == kNotFaster || status == kSlower || status == kCorrect;
+}
+
 bool Evaluation::correct() const {
-  return status == verdict::kFaster || status == verdict::kNotFaster ||
-         status == verdict::kSlower || status == verdict::kCorrect;
+  return verdict::is_correct(status);
 }
 
 std::string now_iso8601() {

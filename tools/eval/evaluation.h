@@ -6,6 +6,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 
 #include "tools/eval/build.h"
 #include "tools/eval/check.h"
@@ -24,6 +25,8 @@ inline constexpr const char* kIncorrect = "incorrect";   ///< Wrong outputs, cra
 inline constexpr const char* kRejected = "rejected";     ///< A static policy finding (a cheat).
 inline constexpr const char* kBuildFailed = "build-failed";
 inline constexpr const char* kError = "error";  ///< kopt could not judge (setup).
+/// Whether a verdict means the candidate computed the right results.
+bool is_correct(std::string_view status);
 }  // namespace verdict
 
 /// Achieved rates at the time size, from the manifest's analytic work and measured medians.

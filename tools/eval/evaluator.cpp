@@ -38,8 +38,7 @@ Placement place(const Benchmark& bench, const TimingOutcome& t) {
 void judge_timing(Evaluation& e) {
   const TimingOutcome& t = *e.timing;
   if (!t.ok) {
-    const bool infra = t.reason.find("of the baseline") != std::string::npos;
-    set_verdict(e, infra ? verdict::kError : verdict::kIncorrect, t.category, t.reason);
+    set_verdict(e, t.baseline_failed ? verdict::kError : verdict::kIncorrect, t.category, t.reason);
   } else if (t.significant && t.interval.low > 1) {
     set_verdict(e, verdict::kFaster, "", "a significant win over the " + e.baseline);
   } else if (t.significant && t.interval.high < 1) {

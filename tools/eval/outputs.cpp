@@ -68,57 +68,39 @@ bool read_array(Reader& in, OutputArray& array) {
   return in.bytes(array.count * size, array.bytes);
 }
 
+// The element at `p` as a T (the bytes need not be aligned).
+template <class T>
+T load(const unsigned char* p) {
+  T value;
+  std::memcpy(&value, p, sizeof value);
+  return value;
+}
+
 double value_at(const OutputArray& a, uint64_t i) {
   const unsigned char* p = a.bytes.data() + i * element_size(a.dtype);
   switch (a.dtype) {
-    case 1: {
-      float v;
-      std::memcpy(&v, p, 4);
-      return v;
-    }
-    case 2: {
-      double v;
-      std::memcpy(&v, p, 8);
-      return v;
-    }
-    case 3: {
-      int32_t v;
-      std::memcpy(&v, p, 4);
-      return v;
-    }
-    case 4: {
-      int64_t v;
-      std::memcpy(&v, p, 8);
-      return static_cast<double>(v);
-    }
+    case 1:
+      return load<float>(p);
+    case 2:
+      return load<double>(p);
+    case 3:
+      return load<int32_t>(p);
+    case 4:
+      return static_cast<double>(load<int64_t>(p));
     case 5:
       return p[0];
-    case 6: {
-      uint32_t v;
-      std::memcpy(&v, p, 4);
-      return v;
-    }
-    default: {
-      uint64_t v;
-      std::memcpy(&v, p, 8);
-      return static_cast<double>(v);
-    }
+    case 6:
+      return load<uint32_t>(p);
+    default:
+      return static_cast<double>(load<uint64_t>(p));
   }
 }
 
 bool is_poison(const OutputArray& a, uint64_t i) {
   const size_t size = element_size(a.dtype);
   const unsigned char* p = a.bytes.data() + i * size;
-  if (a.dtype == 1) {
-    uint32_t v;
-    std::memcpy(&v, p, 4);
-    return v == kPoisonF32;
-  }
-  if (a.dtype == 2) {
-    uint64_t v;
-    std::memcpy(&v, p, 8);
-    return v == kPoisonF64;
-  }
+  if (a.dtype == 1) return load<uint32_t>(p) == kPoisonF32;
+  if (a.dtype == 2) return load<uint64_t>(p) == kPoisonF64;
   for (size_t b = 0; b < size; ++b)
     if (p[b] != kPoisonByte) return false;
   return true;

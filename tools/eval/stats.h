@@ -24,6 +24,10 @@ struct Spread {
 /// Median, quartiles and extremes of all samples of all runs.
 Spread spread(const Runs& runs);
 
+/// The middle value (the upper of the two middle ones for an even count; 0 when empty), without
+/// interpolation: always one of the measured values.
+double upper_median(std::vector<double> values);
+
 /// The q-quantile (0..1) of values, linearly interpolated; values need not be sorted.
 double quantile(std::vector<double> values, double q);
 

@@ -52,8 +52,10 @@ class TimingSession {
     if (side.is_candidate) r.capture = pick_captures(side.reps);
     DriverRun run = run_driver(ctx_, bench_, *side.binary, r);
     const std::string who = side.is_candidate ? "candidate" : "baseline";
-    if (!run.failure.empty())
+    if (!run.failure.empty()) {
+      out_.baseline_failed = !side.is_candidate;
       return stop(run.category, "timed run of the " + who + ": " + run.failure);
+    }
     if (run.samples.size() != static_cast<size_t>(side.reps))
       return stop("output", "the " + who + " reported " + std::to_string(run.samples.size()) +
                                 " timings, expected " + std::to_string(side.reps));

@@ -32,7 +32,8 @@ struct TimingOutcome {
   bool ok = false;       ///< False when a run failed or a timed call computed a wrong result.
   std::string category;  ///< "crash", "timeout", "unwritten", "wrong", "thread", ...
   std::string reason;
-  Runs baseline;  ///< Seconds per call, per process.
+  bool baseline_failed = false;  ///< A baseline process failed: kopt cannot judge the candidate.
+  Runs baseline;                 ///< Seconds per call, per process.
   Runs candidate;
   Spread baseline_spread;
   Spread candidate_spread;

@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "util/files.h"
 #include "util/strings.h"
 
 namespace kopt {
@@ -24,11 +25,7 @@ std::string which(const std::string& program, const std::vector<std::string>& ex
     return access(program.c_str(), X_OK) == 0 ? program : "";
   std::vector<std::string> dirs = split(env_or("PATH", "/usr/bin:/bin"), ':');
   dirs.insert(dirs.end(), extra_dirs.begin(), extra_dirs.end());
-  for (const auto& dir : dirs) {
-    fs::path candidate = fs::path(dir) / program;
-    if (!dir.empty() && access(candidate.c_str(), X_OK) == 0) return candidate.string();
-  }
-  return {};
+  return find_executable(program, dirs);
 }
 
 std::string first_line(const std::string& text) {

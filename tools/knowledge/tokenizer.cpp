@@ -20,11 +20,6 @@ bool is_word_char(char c) {
   return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
 }
 
-bool ends_with(const std::string& word, std::string_view suffix) {
-  return word.size() >= suffix.size() &&
-         word.compare(word.size() - suffix.size(), suffix.size(), suffix) == 0;
-}
-
 bool is_vowel(char c) {
   return c == 'a' || c == 'e' || c == 'i' || c == 'o' || c == 'u';
 }
@@ -64,15 +59,15 @@ std::string stem(std::string_view text) {
   if (word.size() < 4 ||
       !std::all_of(word.begin(), word.end(), [](char c) { return c >= 'a' && c <= 'z'; }))
     return word;
-  if (ends_with(word, "ies") && word.size() > 4)
+  if (word.ends_with("ies") && word.size() > 4)
     word.replace(word.size() - 3, 3, "y");
-  else if (ends_with(word, "sses"))
+  else if (word.ends_with("sses"))
     word.resize(word.size() - 2);
-  else if (word.back() == 's' && !ends_with(word, "ss") && !ends_with(word, "us") &&
-           !ends_with(word, "is") && !ends_with(word, "as"))
+  else if (word.back() == 's' && !word.ends_with("ss") && !word.ends_with("us") &&
+           !word.ends_with("is") && !word.ends_with("as"))
     word.pop_back();
   for (std::string_view suffix : {"ation", "ition", "tion", "ing", "ed"}) {
-    if (!ends_with(word, suffix) || word.size() < suffix.size() + 3) continue;
+    if (!word.ends_with(suffix) || word.size() < suffix.size() + 3) continue;
     word.resize(word.size() - suffix.size());
     const char last = word.back();
     const bool doubled = word.size() >= 4 && last == word[word.size() - 2] && !is_vowel(last) &&

@@ -11,11 +11,6 @@ namespace kopt {
 
 namespace {
 
-std::string lower(std::string text) {
-  for (char& ch : text) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
-  return text;
-}
-
 // Reads {"value": ..., "source": ...}; a figure without a source is an error.
 Result<double> figure(const Json& entry, const std::string& key, HardwareSpec& spec) {
   if (!entry.contains(key) || !entry[key].is_object()) return fail("no figure '" + key + "'");
@@ -72,13 +67,13 @@ Result<std::vector<HardwareSpec>> load_hardware_table(const std::filesystem::pat
 Result<HardwareSpec> find_hardware(const std::string& name) {
   auto table = load_hardware_table(default_hardware_table());
   if (!table) return table.error();
-  const std::string wanted = lower(name);
+  const std::string wanted = to_lower(name);
   std::vector<std::string> known;
   for (const auto& spec : *table) {
     known.push_back(spec.name);
     if (spec.name == wanted) return spec;
     for (const auto& alias : spec.aliases)
-      if (lower(alias) == wanted) return spec;
+      if (to_lower(alias) == wanted) return spec;
   }
   return fail("unknown hardware '" + name + "' (known: host, " + join(known, ", ") + ")");
 }

@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include "sandbox/sandbox.h"
+#include "tools/eval/build.h"
 #include "tools/eval/driver_run.h"
 #include "util/paths.h"
 #include "util/strings.h"
@@ -19,18 +20,11 @@ MachineProbe::MachineProbe(const ExecutionContext& ctx)
 Status MachineProbe::compile(const std::string& compiler, const std::string& source) {
   if (auto st = write_file(workspace_.path() / "probe.cc", source); !st) return st;
   share_workspace(workspace_.path(), ctx_.policy);
-  ProcessSpec spec;
-  spec.argv = {compiler, "-O3", "-march=native", "-fopenmp", "-ffp-contract=fast",
-               "-x",     "c++", "probe.cc",      "-o",       "probe"};
-  spec.cwd = workspace_.path();
-  spec.env = {{"PATH", "/usr/bin:/bin"},
-              {"HOME", workspace_.path().string()},
-              {"TMPDIR", "/tmp"},
-              {"LC_ALL", "C"}};
-  spec.timeout = std::chrono::seconds(120);
-  SandboxPolicy policy = ctx_.policy;
-  policy.limits = candidate_limits(0, 240);
-  ProcessResult result = ctx_.runner->run(confine(spec, workspace_.path(), policy));
+  ProcessResult result =
+      run_build_tool(ctx_, workspace_.path(),
+                     {compiler, "-O3", "-march=native", "-fopenmp", "-ffp-contract=fast", "-x",
+                      "c++", "probe.cc", "-o", "probe"},
+                     120);
   if (!result.succeeded())
     return fail("the machine probe does not compile (" + result.describe() +
                 "): " + trim(tail(result.output, 400)));

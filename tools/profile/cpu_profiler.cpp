@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "tools/eval/build.h"
+#include "tools/eval/stats.h"
 #include "tools/machine/host.h"
 #include "tools/profile/samplers.h"
 #include "util/strings.h"
@@ -14,12 +15,6 @@ namespace kopt {
 namespace {
 
 constexpr double kCallgrindNativeSeconds = 0.05;  // callgrind runs ~50-100x slower
-
-double median(std::vector<double> values) {
-  if (values.empty()) return 0;
-  std::sort(values.begin(), values.end());
-  return values[values.size() / 2];
-}
 
 // Median seconds of one call, from a short time-mode run.
 Result<double> calibrate(const ProfileWorkspace& ws, const DriverCall& base) {
@@ -58,8 +53,8 @@ ProfileOverhead measure_overhead(const ProfileWorkspace& ws, const DriverCall& b
     if (ws.run(perf_record_args(frequency, args), {}, timeout_for(1, 2)).succeeded())
       profiled.push_back(ws.median_call_seconds());
   }
-  o.plain_seconds = median(plain);
-  o.profiled_seconds = median(profiled);
+  o.plain_seconds = upper_median(plain);
+  o.profiled_seconds = upper_median(profiled);
   return o;
 }
 

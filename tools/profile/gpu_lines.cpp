@@ -218,11 +218,7 @@ std::string NvdisasmLineMapper::find() {
   dirs.push_back("/usr/local/cuda/bin");
   if (const char* path = std::getenv("PATH"))
     for (const auto& dir : split(path, ':')) dirs.push_back(dir);
-  for (const auto& dir : dirs) {
-    const fs::path candidate = fs::path(dir) / "nvdisasm";
-    if (!dir.empty() && access(candidate.c_str(), X_OK) == 0) return candidate.string();
-  }
-  return {};
+  return find_executable("nvdisasm", dirs);
 }
 
 Result<const NvdisasmLineMapper::Table*> NvdisasmLineMapper::table(const fs::path& cubin) {

@@ -15,10 +15,6 @@ namespace {
 
 constexpr std::string_view kNotIssued = "_not_issued";
 
-bool ends_with(std::string_view text, std::string_view suffix) {
-  return text.size() >= suffix.size() && text.substr(text.size() - suffix.size()) == suffix;
-}
-
 PcSample parse_pc(const Json& line) {
   PcSample pc;
   pc.cubin_crc = line.at("cubin_crc").get<std::string>();
@@ -109,7 +105,7 @@ std::string short_stall_name(const std::string& reason) {
 }
 
 bool is_not_issued(const std::string& reason) {
-  return ends_with(reason, kNotIssued);
+  return reason.ends_with(kNotIssued);
 }
 
 uint64_t sample_count(const std::map<std::string, uint64_t>& stalls) {

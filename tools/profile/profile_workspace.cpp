@@ -5,6 +5,7 @@
 
 #include "sandbox/sandbox.h"
 #include "tools/eval/driver_run.h"
+#include "tools/eval/stats.h"
 #include "util/json.h"
 
 namespace kopt {
@@ -60,9 +61,7 @@ double ProfileWorkspace::median_call_seconds() const {
   std::vector<double> samples;
   for (const auto& ns : report->value("samples_ns", Json::array()))
     samples.push_back(ns.get<double>() * 1e-9);
-  if (samples.empty()) return 0;
-  std::nth_element(samples.begin(), samples.begin() + samples.size() / 2, samples.end());
-  return samples[samples.size() / 2];
+  return upper_median(std::move(samples));
 }
 
 }  // namespace kopt

@@ -8,16 +8,11 @@
 #include "util/files.h"
 #include "util/hash.h"
 #include "util/paths.h"
+#include "util/strings.h"
 
 namespace kopt {
 
 namespace {
-
-std::string lower(std::string text) {
-  std::transform(text.begin(), text.end(), text.begin(),
-                 [](unsigned char c) { return std::tolower(c); });
-  return text;
-}
 
 // The position after the last "answer:" and the class word that follows it, if any.
 std::optional<BoundClass> final_answer(const std::string& text) {
@@ -72,7 +67,7 @@ Result<RooflinePrompt> roofline_prompt(const Benchmark& bench, const std::string
 }
 
 Result<BoundClass> parse_roofline_answer(const std::string& answer) {
-  const std::string text = lower(answer);
+  const std::string text = to_lower(answer);
   if (auto cls = final_answer(text)) return *cls;
   const auto compute = text.rfind("compute-bound"), bandwidth = text.rfind("bandwidth-bound"),
              memory = text.rfind("memory-bound");

@@ -6,17 +6,13 @@
 
 #include "tools/benchmark/expression.h"
 #include "tools/eval/driver_run.h"
+#include "tools/eval/stats.h"
 #include "tools/profile/gpu_profile.h"
 #include "util/files.h"
 
 namespace kopt {
 
 namespace {
-
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v.empty() ? 0 : v[v.size() / 2];
-}
 
 bool single_precision(const Benchmark& bench) {
   auto header = read_file(bench.header_path());
@@ -71,13 +67,13 @@ Result<MeasuredWork> measure_cpu_work(EvaluationExecutor& executor, const Execut
   if (!build.ok) return fail("the variant does not build: " + build.failure);
   auto run = timed_run(ctx, bench, build.binary, size, 5);
   if (!run) return run.error();
-  double seconds = median(run->samples);
+  double seconds = upper_median(run->samples);
   int reps = static_cast<int>(run->samples.size());
   if (seconds < 0.05) {
     reps = static_cast<int>(std::clamp(std::ceil(0.5 / std::max(seconds, 1e-6)), 5.0, 500.0));
     run = timed_run(ctx, bench, build.binary, size, reps);
     if (!run) return run.error();
-    seconds = median(run->samples);
+    seconds = upper_median(run->samples);
   }
   MeasuredWork measured;
   measured.total = *work;

@@ -49,19 +49,9 @@ std::optional<double> number(const std::string& text) {
   return value;
 }
 
-ProcessResult run_tool(const ExecutionContext& ctx, const fs::path& ws,
-                       std::vector<std::string> argv) {
-  ProcessSpec spec;
-  spec.argv = std::move(argv);
-  spec.cwd = ws;
-  spec.env = {
-      {"PATH", "/usr/bin:/bin"}, {"HOME", ws.string()}, {"TMPDIR", "/tmp"}, {"LC_ALL", "C"}};
-  spec.timeout = std::chrono::seconds(120);
-  spec.output_cap = 64 << 20;
-  SandboxPolicy policy = ctx.policy;
-  policy.limits = candidate_limits(0, 240);
-  return ctx.runner->run(confine(spec, ws, policy));
-}
+// clang and opt: their limits, and room for opt's scalar-evolution report on its output.
+constexpr int kToolSeconds = 120;
+constexpr size_t kToolOutputCap = 64 << 20;
 
 // Replaces <omp.h> for the analysis: the kernel is costed as run by one thread (thread 0 of 1),
 // so a hand-partitioned loop covers the whole range and its trip count stays readable.
@@ -108,24 +98,23 @@ std::vector<std::optional<double>> driver_arguments(const std::string& driver,
 Result<StaticEstimate> estimate_cpu(const ExecutionContext& ctx, const Benchmark& bench,
                                     const std::string& source, long size) {
   TempDir ws("static-", ctx.work_root);
-  for (const auto& file : fixed_build_files(bench)) {
-    std::error_code ec;
-    fs::copy_file(file, ws.path() / file.filename(), fs::copy_options::overwrite_existing, ec);
-  }
-  if (auto st = write_file(ws.path() / "kernel.cpp", source); !st) return st.error();
+  if (auto st = stage_build_workspace(bench, ws.path(), source); !st) return st.error();
   if (auto st = write_file(ws.path() / "omp.h", kSerialOmpHeader); !st) return st.error();
   share_workspace(ws.path(), ctx.policy);
-  ProcessResult ir = run_tool(ctx, ws.path(),
-                              {"clang++", "-O2", "-fno-vectorize", "-fno-slp-vectorize",
-                               "-fno-unroll-loops", "-fopenmp-simd", "-fno-discard-value-names",
-                               "-g0", "-S", "-emit-llvm", "-I.", "kernel.cpp", "-o", "kernel.ll"});
+  ProcessResult ir =
+      run_build_tool(ctx, ws.path(),
+                     {"clang++", "-O2", "-fno-vectorize", "-fno-slp-vectorize", "-fno-unroll-loops",
+                      "-fopenmp-simd", "-fno-discard-value-names", "-g0", "-S", "-emit-llvm", "-I.",
+                      "kernel.cpp", "-o", "kernel.ll"},
+                     kToolSeconds, kToolOutputCap);
   if (ir.spawn_failed || ir.exit_code == 127)
     return fail("clang++ not found (install clang and llvm)");
   if (!ir.succeeded())
     return fail("clang++ cannot compile the kernel: " + trim(tail(ir.output, 400)));
-  ProcessResult scev = run_tool(
+  ProcessResult scev = run_build_tool(
       ctx, ws.path(),
-      {"opt", "-passes=print<loops>,print<scalar-evolution>", "-disable-output", "kernel.ll"});
+      {"opt", "-passes=print<loops>,print<scalar-evolution>", "-disable-output", "kernel.ll"},
+      kToolSeconds, kToolOutputCap);
   if (!scev.succeeded()) return fail("opt failed: " + trim(tail(scev.output, 400)));
   auto text = read_file(ws.path() / "kernel.ll");
   if (!text) return text.error();

@@ -171,29 +171,12 @@ StaticCounts cost_ptx(const std::string& ptx, double default_trips) {
 Result<StaticEstimate> estimate_ptx(const ExecutionContext& ctx, const Benchmark& bench,
                                     const std::string& source, long size) {
   TempDir ws("static-", ctx.work_root);
-  for (const auto& file : fixed_build_files(bench)) {
-    std::error_code ec;
-    fs::copy_file(file, ws.path() / file.filename(), fs::copy_options::overwrite_existing, ec);
-  }
-  if (auto st = write_file(ws.path() / "kernel.cu", source); !st) return st.error();
+  if (auto st = stage_build_workspace(bench, ws.path(), source); !st) return st.error();
   share_workspace(ws.path(), ctx.policy);
-  ProcessSpec spec;
-  spec.argv = {"/usr/local/cuda/bin/nvcc",
-               "-ptx",
-               "-O3",
-               "-arch=compute_80",
-               "-I.",
-               "kernel.cu",
-               "-o",
-               "kernel.ptx"};
-  spec.cwd = ws.path();
-  spec.env = {{"PATH", "/usr/local/cuda/bin:/usr/bin:/bin"},
-              {"HOME", ws.path().string()},
-              {"TMPDIR", "/tmp"}};
-  spec.timeout = std::chrono::seconds(300);
-  SandboxPolicy policy = ctx.policy;
-  policy.limits = candidate_limits(0, 600);
-  ProcessResult r = ctx.runner->run(confine(spec, ws.path(), policy));
+  ProcessResult r = run_build_tool(ctx, ws.path(),
+                                   {"/usr/local/cuda/bin/nvcc", "-ptx", "-O3", "-arch=compute_80",
+                                    "-I.", "kernel.cu", "-o", "kernel.ptx"},
+                                   300);
   if (r.spawn_failed || r.exit_code == 127)
     return fail("nvcc not found (install the CUDA toolkit)");
   if (!r.succeeded()) return fail("nvcc -ptx failed: " + trim(tail(r.output, 400)));
