@@ -112,6 +112,10 @@ Result<std::string> apply_block(const std::string& source, const EditBlock& bloc
 
 }  // namespace
 
+std::string without_listing_numbers(const std::string& code) {
+  return join(without_line_numbers(split(code, '\n')), "\n");
+}
+
 bool has_edit_blocks(std::string_view text) {
   return !parse_blocks(text).empty();
 }

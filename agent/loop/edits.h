@@ -16,6 +16,10 @@
 
 namespace kopt {
 
+/// `code` without the "  12| " prefixes of kopt's numbered listings, when every non-empty line
+/// has one (models copy them from the listing they were shown); otherwise `code` unchanged.
+std::string without_listing_numbers(const std::string& code);
+
 /// Whether `text` holds at least one complete SEARCH/REPLACE block.
 bool has_edit_blocks(std::string_view text);
 

@@ -71,6 +71,8 @@ OptimizerSession::OptimizerSession(LoopServices& s, const Benchmark& bench, cons
                     s.config->optimizer_tool_rounds),
       current_source_(state.best_source),
       repairs_left_(s.config->repair_attempts) {
+  // Edits are copied from the listing: show the file as it is, without line numbers.
+  if (s.config->edit_format == "edits") values_["best_source"] = state.best_source;
   values_["answer_format"] = s.config->edit_format == "edits"
                                  ? s.prompts->render("optimizer.format.edits", values_).value_or("")
                                  : s.prompts->render("optimizer.format.file", values_).value_or("");

@@ -68,6 +68,13 @@ TEST(EditsTest, AnAmbiguousSearchIsAnError) {
   EXPECT_NE(edited.error().message.find("several places"), std::string::npos);
 }
 
+TEST(EditsTest, ListingNumbersAreDroppedOnlyWhenEveryLineHasThem) {
+  EXPECT_EQ(without_listing_numbers("   1| #include <cmath>\n   2| \n   3| int f();\n"),
+            "#include <cmath>\n\nint f();\n");
+  const std::string code = "int a[] = {\n  1| 2,\n};\n";
+  EXPECT_EQ(without_listing_numbers(code), code);
+}
+
 TEST(EditsTest, AnUnfinishedBlockIsNoEdit) {
   EXPECT_FALSE(has_edit_blocks("<<<<<<< SEARCH\nfor\n=======\nwhile\n"));
   EXPECT_FALSE(has_edit_blocks("```cpp\nint main() {}\n```"));
