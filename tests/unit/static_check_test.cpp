@@ -1,4 +1,4 @@
-#include "tools/eval/static_check.h"
+#include "tools/eval/static_check_link.h"
 
 #include <gtest/gtest.h>
 

@@ -87,7 +87,6 @@ Status read_manifest(const Json& m, Benchmark& b) {
                      read_field(m, "tolerance.rtol", b.rtol),
                      read_field(m, "tolerance.atol", b.atol),
                      read_field(m, "flags", b.flags),
-                     read_field(m, "allow_pragmas", b.allow_pragmas, false),
                      read_field(m, "work.flops", b.flops),
                      read_field(m, "work.bytes", b.bytes)};
   for (const auto& st : checks)

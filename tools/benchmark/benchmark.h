@@ -31,9 +31,6 @@ struct Benchmark {
   double rtol = 0;
   double atol = 0;
   std::vector<std::string> flags;
-  /// Pragmas and attributes that change optimization or FP semantics which candidates may use
-  /// anyway ("GCC optimize", "GCC target", "STDC FP_CONTRACT", ...); none by default.
-  std::vector<std::string> allow_pragmas;
   std::string flops;  ///< Work per call as an expression of n.
   std::string bytes;  ///< Compulsory memory traffic per call as an expression of n.
   std::string hash;   ///< Digest of the manifest and every fixed file.

@@ -101,6 +101,34 @@ std::vector<std::string> kernel_compile(const Benchmark& bench, const Toolchain&
   return args;
 }
 
+// Checks the compiled kernel against the driver object, isolates its symbols and links it after
+// the driver.
+void link_kernel(const ExecutionContext& ctx, const Benchmark& bench, const Toolchain& tc,
+                 const fs::path& workspace, const std::string& kernel_source,
+                 BuildOutcome& outcome) {
+  auto inspected = inspect_kernel(ctx, bench, workspace, kernel_source);
+  if (!inspected) {
+    outcome.failure = inspected.error().message;
+    return;
+  }
+  outcome.findings = std::move(inspected->findings);
+  if (!outcome.findings.empty()) {
+    outcome.failure = outcome.findings.front().message;
+    return;
+  }
+  auto isolated = isolate_kernel(ctx, bench, workspace, *inspected);
+  if (!isolated) {
+    outcome.failure = isolated.error().message;
+    return;
+  }
+  // The driver first: where both objects define an inline function or template instance, the
+  // linker keeps the driver's.
+  ProcessResult linked =
+      run_build_tool(ctx, workspace, tc.link(bench, {"driver.o", *isolated}, "bench"), 300);
+  outcome.log += linked.output;
+  if (!linked.succeeded()) outcome.failure = "does not link: " + first_error(linked.output);
+}
+
 }  // namespace
 
 Json to_json(const BuildOutcome& build) {
@@ -178,37 +206,6 @@ Result<fs::path> Builder::driver_object(const Benchmark& bench, const Toolchain&
   return entry / name;
 }
 
-void Builder::link_kernel(const Benchmark& bench, const Toolchain& tc, const fs::path& workspace,
-                          const std::string& kernel_source, BuildOutcome& outcome) {
-  auto driver = driver_object(bench, tc, workspace);
-  if (!driver) {
-    outcome.failure = driver.error().message;
-    return;
-  }
-  copy_into(*driver, workspace);
-  auto inspected = inspect_kernel(ctx_, bench, workspace, kernel_source);
-  if (!inspected) {
-    outcome.failure = inspected.error().message;
-    return;
-  }
-  outcome.findings = std::move(inspected->findings);
-  if (!outcome.findings.empty()) {
-    outcome.failure = outcome.findings.front().message;
-    return;
-  }
-  auto isolated = isolate_kernel(ctx_, bench, workspace, *inspected);
-  if (!isolated) {
-    outcome.failure = isolated.error().message;
-    return;
-  }
-  // The driver first: where both objects define an inline function or template instance, the
-  // linker keeps the driver's.
-  ProcessResult linked =
-      run_build_tool(ctx_, workspace, tc.link(bench, {"driver.o", *isolated}, "bench"), 300);
-  outcome.log += linked.output;
-  if (!linked.succeeded()) outcome.failure = "does not link: " + first_error(linked.output);
-}
-
 BuildOutcome Builder::build(const Benchmark& bench, const std::string& kernel_source) {
   const auto start = std::chrono::steady_clock::now();
   BuildOutcome outcome;
@@ -247,7 +244,13 @@ BuildOutcome Builder::build(const Benchmark& bench, const std::string& kernel_so
     outcome.failure = compiled.timed_out ? "the compiler timed out"
                                          : "does not compile: " + first_error(compiled.output);
   } else {
-    link_kernel(bench, *tc, workspace.path(), kernel_source, outcome);
+    auto driver = driver_object(bench, *tc, workspace.path());
+    if (!driver) {
+      outcome.failure = driver.error().message;
+    } else {
+      copy_into(*driver, workspace.path());
+      link_kernel(ctx_, bench, *tc, workspace.path(), kernel_source, outcome);
+    }
   }
   outcome.ok = outcome.failure.empty();
   outcome.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

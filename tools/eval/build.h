@@ -49,10 +49,6 @@ class Builder {
   Result<Toolchain> toolchain(Language language);
   Result<std::filesystem::path> driver_object(const Benchmark& bench, const Toolchain& tc,
                                               const std::filesystem::path& workspace);
-  /// Checks the compiled kernel, isolates its symbols and links it after the driver.
-  void link_kernel(const Benchmark& bench, const Toolchain& tc,
-                   const std::filesystem::path& workspace, const std::string& kernel_source,
-                   BuildOutcome& outcome);
 
   const ExecutionContext& ctx_;
   std::mutex mutex_;

@@ -1,9 +1,11 @@
 #include "tools/eval/build_isolation.h"
 
 #include <algorithm>
+#include <nlohmann/json.hpp>
 
 #include "tools/eval/build.h"
 #include "util/files.h"
+#include "util/json.h"
 #include "util/strings.h"
 
 namespace kopt {
@@ -34,6 +36,13 @@ void order_findings(std::vector<Finding>& findings) {
   };
   std::stable_sort(findings.begin(), findings.end(),
                    [&](const Finding& a, const Finding& b) { return rank(a) < rank(b); });
+}
+
+// The manifest's optional "allow_pragmas": pragmas and attributes it lets candidates use.
+std::vector<std::string> allowed_pragmas(const Benchmark& bench) {
+  auto manifest = read_json_file(bench.dir / "benchmark.json");
+  if (!manifest || !manifest->contains("allow_pragmas")) return {};
+  return manifest->value("allow_pragmas", std::vector<std::string>{});
 }
 
 }  // namespace

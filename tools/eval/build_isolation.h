@@ -10,7 +10,7 @@
 
 #include "tools/benchmark/benchmark.h"
 #include "tools/eval/context.h"
-#include "tools/eval/static_check.h"
+#include "tools/eval/static_check_link.h"
 
 namespace kopt {
 

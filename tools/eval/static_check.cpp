@@ -1,4 +1,4 @@
-#include "tools/eval/static_check.h"
+#include "tools/eval/static_check_link.h"
 
 #include <cxxabi.h>
 
@@ -227,7 +227,7 @@ std::vector<Finding> check_symbols(const ObjectSymbols& kernel,
 
 std::vector<Finding> check_symbols(const std::string& nm_output,
                                    const std::vector<std::string>& allowed) {
-  return check_symbols(parse_nm(nm_output), allowed);
+  return check_symbols(parse_nm(nm_output), allowed, ObjectSymbols{});
 }
 
 std::vector<std::string> symbols_to_localize(const ObjectSymbols& kernel,
@@ -253,7 +253,8 @@ std::vector<Finding> check_sections(const std::string& section_headers) {
         {"outside-window", name,
          "has a " + name + " section: code that runs " + (before ? "before main" : "after main") +
              ", outside the measured window (static constructors or destructors, globals with "
-             "non-trivial construction or destruction)"});
+             "non-trivial construction or destruction; with GCC 12, #include <iostream> adds "
+             "one)"});
   }
   return findings;
 }

@@ -8,7 +8,7 @@
 #include <set>
 #include <sstream>
 
-#include "tools/eval/static_check.h"
+#include "tools/eval/static_check_link.h"
 #include "util/strings.h"
 
 namespace kopt {
