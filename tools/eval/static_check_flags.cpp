@@ -88,15 +88,13 @@ std::vector<std::string> attribute_lists(const std::string& text) {
   return lists;
 }
 
-struct Region {
-  bool system = false;
-};
-
-// The preprocessed text outside system headers, and a finding when the candidate marked its own
-// text as a system header (`#pragma GCC system_header`).
-std::string candidate_text(const std::string& preprocessed, std::vector<Finding>& findings) {
+// The preprocessed text outside system headers. Only a header entered by a real #include
+// (marked 1 and 3) counts as a system region; a bare mark 3 inside the candidate's file (GCC
+// writes one around tokens that a system header's macro expanded to, and after
+// `#pragma GCC system_header`) leaves the text checked.
+std::string candidate_text(const std::string& preprocessed) {
   static const std::regex marker(R"re(^#\s+\d+\s+"([^"]*)"((\s+\d)*)\s*$)re");
-  std::vector<Region> stack = {{false}};
+  std::vector<bool> system_stack = {false};
   std::string kept;
   std::istringstream lines(preprocessed);
   std::string line;
@@ -104,16 +102,13 @@ std::string candidate_text(const std::string& preprocessed, std::vector<Finding>
   while (std::getline(lines, line)) {
     if (std::regex_match(line, m, marker)) {
       const std::string flags = " " + m[2].str() + " ";
-      const bool enter = flags.find(" 1 ") != std::string::npos;
-      const bool leave = flags.find(" 2 ") != std::string::npos;
-      const bool system = flags.find(" 3 ") != std::string::npos;
-      if (enter) stack.push_back({system});
-      if (leave && stack.size() > 1) stack.pop_back();
-      if (!enter && !leave && system && !stack.back().system)
-        findings.push_back(flags_finding("system_header", "marks its own text as a system header"));
+      if (flags.find(" 1 ") != std::string::npos)
+        system_stack.push_back(flags.find(" 3 ") != std::string::npos);
+      else if (flags.find(" 2 ") != std::string::npos && system_stack.size() > 1)
+        system_stack.pop_back();
       continue;
     }
-    if (!stack.back().system) kept += line + "\n";
+    if (!system_stack.back()) kept += line + "\n";
   }
   return kept;
 }
@@ -129,7 +124,7 @@ std::vector<Finding> check_flags(const std::string& source, const std::string& p
     findings.push_back(flags_finding("#line",
                                      "uses a line directive (it could hide pragmas from "
                                      "the check)"));
-  const std::string text = candidate_text(preprocessed, findings);
+  const std::string text = candidate_text(preprocessed);
   static const std::regex pragma(R"(^\s*#\s*pragma\s+(.*)$)");
   std::istringstream lines(text);
   std::string line;

