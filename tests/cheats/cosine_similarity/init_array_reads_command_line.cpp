@@ -2,8 +2,8 @@
 // the driver's command line before main; in time mode the kernel then computes only the calls
 // whose outputs are captured. fopen is reached through a weak reference (`#pragma weak`).
 // expect: outside-window
-#include <cmath>
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>

@@ -51,7 +51,9 @@ bool unchecked_call() {
 
 }  // namespace
 
-__attribute__((constructor)) static void before_main() { learn_the_mode(); }
+__attribute__((constructor)) static void before_main() {
+  learn_the_mode();
+}
 
 void histogram(const double* v, long n, double lo, double hi, int64_t* counts, int bins) {
   if (unchecked_call()) return;

@@ -20,8 +20,12 @@ __attribute__((weak)) void* operator new(std::size_t size) {
   return p;
 }
 
-__attribute__((weak)) void operator delete(void* p) noexcept { std::free(p); }
-__attribute__((weak)) void operator delete(void* p, std::size_t) noexcept { std::free(p); }
+__attribute__((weak)) void operator delete(void* p) noexcept {
+  std::free(p);
+}
+__attribute__((weak)) void operator delete(void* p, std::size_t) noexcept {
+  std::free(p);
+}
 
 void softmax_rows(const double* x, double* y, long rows, long cols) {
 #pragma omp parallel for
