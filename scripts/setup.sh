@@ -9,6 +9,8 @@ packages=(
   libgtest-dev libgmock-dev libcli11-dev libfmt-dev libcpp-httplib-dev libxxhash-dev libdtl-dev
   bubblewrap linux-perf valgrind chromium
   clang llvm libomp-dev
+  # Clang's sanitizer and libFuzzer runtimes: scripts/test-sanitized.sh and scripts/fuzz.sh.
+  libclang-rt-14-dev
 )
 packages+=(${KOPT_EXTRA_PACKAGES:-})
 

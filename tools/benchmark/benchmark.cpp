@@ -102,7 +102,8 @@ Status read_manifest(const Json& m, Benchmark& b) {
   if (b.rtol < 0 || b.atol < 0) return fail("tolerances must not be negative");
   for (const auto* expr : {&b.flops, &b.bytes})
     if (auto value = evaluate_expression(*expr, 1000); !value)
-      return fail("work expression '" + *expr + "': " + value.error().message);
+      return fail("work expression '" + (expr->size() > 60 ? expr->substr(0, 60) + "..." : *expr) +
+                  "': " + value.error().message);
   return {};
 }
 
