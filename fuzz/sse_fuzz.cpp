@@ -21,7 +21,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     };
     for (size_t at = 0; at < text.size(); at += chunk) take(parser.feed(text.substr(at, chunk)));
     take(parser.finish());
-    if (!failed) (void)assembler->finish();
+    if (!failed && parser.error().empty()) (void)assembler->finish();
   }
   return 0;
 }

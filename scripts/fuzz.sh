@@ -16,7 +16,7 @@ if ! command -v clang++ >/dev/null; then
 fi
 if [ ! -f "$build/build.ninja" ]; then
   CC=clang CXX=clang++ cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Debug \
-    -DCMAKE_CXX_FLAGS_DEBUG="-O1 -g" -DKOPT_FUZZ=ON -DKOPT_SANITIZE=address,undefined >/dev/null
+    -DCMAKE_CXX_FLAGS_DEBUG="-O1 -gline-tables-only" -DKOPT_FUZZ=ON -DKOPT_SANITIZE=address,undefined >/dev/null
 fi
 ninja -C "$build" -j "$(nproc)" fuzz_all | grep -v "^ninja: no work to do" || true
 targets=("$@")

@@ -6,6 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "agent/llm/sse.h"
 #include "tools/benchmark/benchmark.h"
 #include "tools/benchmark/expression.h"
 #include "tools/roofline/scev.h"
@@ -82,6 +83,21 @@ TEST(InputLimitsTest, ScevNestingIsBounded) {
   EXPECT_TRUE(parse_scev(nested("(1 + ", "%n", ")", 20)).has_value());
   EXPECT_FALSE(parse_scev(nested("(1 + ", "%n", ")", kMaxScevDepth + 1)).has_value());
   EXPECT_FALSE(parse_scev(nested("{", "0", ",+,1}<%l>", 20000)).has_value());
+}
+
+TEST(InputLimitsTest, AnEventStreamLineIsBounded) {
+  llm::SseParser parser;
+  const std::string chunk(1 << 20, 'x');
+  EXPECT_TRUE(parser.feed("data: ").empty());
+  for (size_t sent = 0; sent <= llm::kMaxSseEventBytes; sent += chunk.size()) parser.feed(chunk);
+  EXPECT_TRUE(has(parser.error(), "longer than 16777216 bytes")) << parser.error();
+  EXPECT_TRUE(parser.feed("\n\n").empty());
+  EXPECT_TRUE(parser.finish().empty());
+
+  llm::SseParser events;
+  const std::string line = "data: " + std::string(1 << 20, 'y') + "\n";
+  for (int i = 0; i < 17; ++i) events.feed(line);
+  EXPECT_TRUE(has(events.error(), "an event larger than")) << events.error();
 }
 
 TEST(InputLimitsTest, OnlyRegularFilesAreReadAndOnlyUpToTheLimit) {
