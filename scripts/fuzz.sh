@@ -18,7 +18,6 @@ if [ ! -f "$build/build.ninja" ]; then
   CC=clang CXX=clang++ cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Debug \
     -DCMAKE_CXX_FLAGS_DEBUG="-O1 -gline-tables-only" -DKOPT_FUZZ=ON -DKOPT_SANITIZE=address,undefined >/dev/null
 fi
-ninja -C "$build" -j "$(nproc)" fuzz_all | grep -v "^ninja: no work to do" || true
 targets=("$@")
 if [ ${#targets[@]} -eq 0 ]; then
   for source in fuzz/*_fuzz.cpp; do
@@ -26,11 +25,14 @@ if [ ${#targets[@]} -eq 0 ]; then
     targets+=("$name")
   done
 fi
+if [ -z "${KOPT_FUZZ_NO_BUILD:-}" ]; then
+  ninja -C "$build" -j "$(nproc)" "${targets[@]/#/fuzz_}" | grep -v "^ninja: no work to do" || true
+fi
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 failed=()
 for name in "${targets[@]}"; do
-  binary=$build/fuzz_$name
+  binary=$build/fuzz/fuzz_$name
   test -x "$binary" || { echo "fuzz: $binary was not built" >&2; exit 2; }
   corpus=$build/corpus/$name findings=$build/findings/$name
   mkdir -p "$corpus" "$findings"
