@@ -79,7 +79,9 @@ Result<RunView> load_run_view(const std::filesystem::path& dir) {
   // The record is read as it is on disk: a member of the wrong type is an Error, not a throw.
   for (size_t i = 0; i < events->size(); ++i) {
     try {
-      apply(view, (*events)[i]);
+      // const, as apply takes it: for a non-const Json, std::apply (found by ADL) matches better.
+      const Json& event = (*events)[i];
+      apply(view, event);
     } catch (const Json::exception& e) {
       return fail(record->events_path().string() + ": event " + std::to_string(i + 1) +
                   " is malformed: " + e.what());
