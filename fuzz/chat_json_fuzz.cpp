@@ -1,5 +1,7 @@
 // Model answers as JSON: recorded responses and requests, tool-call arguments, and the bodies of
 // the OpenAI and Anthropic APIs.
+#include <nlohmann/json.hpp>
+
 #include "agent/llm/api_adapter.h"
 #include "agent/llm/chat_json.h"
 #include "fuzz/fuzz_input.h"

@@ -1,5 +1,7 @@
 // The server-sent-events reader, fed in chunks split where the input says, and the OpenAI and
 // Anthropic stream assemblers behind it.
+#include <nlohmann/json.hpp>
+
 #include "agent/llm/api_adapter.h"
 #include "agent/llm/sse.h"
 #include "fuzz/fuzz_input.h"
@@ -13,7 +15,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   static const auto anthropic = make_anthropic_adapter({"http://127.0.0.1:1", "m", nullptr});
   for (const auto* adapter : {openai.get(), anthropic.get()}) {
     SseParser parser;
-    auto assembler = adapter->assembler([](const std::string&) {});
+    auto assembler = adapter->assembler([](std::string_view) {});
     bool failed = false;
     auto take = [&](const std::vector<SseEvent>& events) {
       for (const auto& event : events)
