@@ -3,7 +3,10 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 if [ ! -f build/build.ninja ]; then
-  cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+  cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DKOPT_WERROR=ON >/dev/null
+else
+  # Warnings are errors in our scripts and CI, where the compiler is known.
+  cmake -DKOPT_WERROR=ON build >/dev/null
 fi
 jobs=$(nproc)
 ninja -C build -j "$jobs" | grep -v "^ninja: no work to do" || true

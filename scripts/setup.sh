@@ -9,6 +9,9 @@ packages=(
   libgtest-dev libgmock-dev libcli11-dev libfmt-dev libcpp-httplib-dev libxxhash-dev libdtl-dev
   bubblewrap linux-perf valgrind chromium
   clang llvm libomp-dev
+  # Clang's sanitizer and libFuzzer runtimes and LLVM's linker: scripts/test-sanitized.sh and
+  # scripts/fuzz.sh.
+  libclang-rt-14-dev lld
 )
 packages+=(${KOPT_EXTRA_PACKAGES:-})
 

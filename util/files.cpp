@@ -1,24 +1,51 @@
 #include "util/files.h"
 
+#include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <cstdlib>
+#include <cstring>
 #include <fstream>
 #include <random>
-#include <sstream>
 #include <stdexcept>
 
 namespace kopt {
 
 namespace fs = std::filesystem;
 
-Result<std::string> read_file(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return fail("cannot open " + path.string());
-  std::ostringstream buffer;
-  buffer << in.rdbuf();
-  if (in.bad()) return fail("cannot read " + path.string());
-  return buffer.str();
+namespace {
+
+// Closes a descriptor when it goes out of scope.
+struct FdGuard {
+  int fd;
+  ~FdGuard() {
+    if (fd >= 0) ::close(fd);
+  }
+};
+
+}  // namespace
+
+Result<std::string> read_file(const fs::path& path, size_t max_bytes) {
+  // O_NONBLOCK: opening a FIFO must not wait for a writer; it is refused just below.
+  FdGuard file{::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC)};
+  if (file.fd < 0) return fail("cannot open " + path.string() + ": " + std::strerror(errno));
+  struct stat info {};
+  if (::fstat(file.fd, &info) != 0 || !S_ISREG(info.st_mode))
+    return fail(path.string() + " is not a regular file");
+  std::string content;
+  char buffer[65536];
+  for (;;) {
+    const ssize_t got = ::read(file.fd, buffer, sizeof buffer);
+    if (got < 0 && errno == EINTR) continue;
+    if (got < 0) return fail("cannot read " + path.string() + ": " + std::strerror(errno));
+    if (got == 0) return content;
+    if (content.size() + static_cast<size_t>(got) > max_bytes)
+      return fail(path.string() + " is larger than the limit of " + std::to_string(max_bytes) +
+                  " bytes");
+    content.append(buffer, static_cast<size_t>(got));
+  }
 }
 
 Status write_file(const fs::path& path, const std::string& content) {

@@ -9,8 +9,13 @@
 
 namespace kopt {
 
-/// Reads a whole file.
-Result<std::string> read_file(const std::filesystem::path& path);
+/// The most read_file takes by default: 256 MiB. Larger inputs are refused, not truncated.
+inline constexpr size_t kMaxFileBytes = size_t{256} << 20;
+
+/// Reads a whole file, only if it is a regular file (a FIFO, a device or a folder is refused
+/// without blocking) and at most `max_bytes` long; a longer file is an error naming the limit.
+/// The one place kopt reads a file of untrusted content.
+Result<std::string> read_file(const std::filesystem::path& path, size_t max_bytes = kMaxFileBytes);
 
 /// Writes a whole file, creating parent folders.
 Status write_file(const std::filesystem::path& path, const std::string& content);

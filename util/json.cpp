@@ -10,12 +10,49 @@ std::string dump_json(const Json& value, int indent) {
   return value.dump(indent, ' ', false, Json::error_handler_t::replace);
 }
 
+namespace {
+
+// The byte offset where brackets outside strings first nest deeper than kMaxJsonDepth, or npos.
+// Checked before parsing so that no deep structure is ever built (or torn down recursively).
+size_t too_deep_at(const std::string& text) {
+  int depth = 0;
+  bool in_string = false;
+  for (size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (in_string) {
+      if (c == '\\')
+        ++i;
+      else if (c == '"')
+        in_string = false;
+    } else if (c == '"') {
+      in_string = true;
+    } else if (c == '[' || c == '{') {
+      if (++depth > kMaxJsonDepth) return i;
+    } else if (c == ']' || c == '}') {
+      --depth;
+    }
+  }
+  return std::string::npos;
+}
+
+}  // namespace
+
 Result<Json> parse_json(const std::string& text, const std::string& what) {
+  if (const size_t at = too_deep_at(text); at != std::string::npos)
+    return fail(what + " nests arrays or objects deeper than " + std::to_string(kMaxJsonDepth) +
+                " (byte " + std::to_string(at) + ")");
   try {
     return Json::parse(text);
   } catch (const Json::parse_error& e) {
     return fail(what + " is not valid JSON (byte " + std::to_string(e.byte) + ")");
+  } catch (const Json::exception& e) {  // A number out of range, for one.
+    return fail(what + " is not valid JSON: " + e.what());
   }
+}
+
+Json parse_json_or_discarded(const std::string& text) {
+  if (too_deep_at(text) != std::string::npos) return Json::value_t::discarded;
+  return Json::parse(text, nullptr, false);
 }
 
 Result<Json> read_json_file(const std::filesystem::path& path) {

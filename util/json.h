@@ -18,10 +18,17 @@ std::string dump_json(const Json& value, int indent = -1);
 /// The member `key` of `object`, or a null value when it is absent (or `object` is no object).
 const Json& json_member(const Json& object, const char* key);
 
-/// Parses text; a syntax error becomes an Error naming `what` and the position.
+/// The deepest nesting of arrays and objects parse_json accepts.
+inline constexpr int kMaxJsonDepth = 128;
+
+/// Parses text; a syntax error, a number out of range or nesting deeper than kMaxJsonDepth
+/// becomes an Error naming `what` (and the byte where it applies). Never throws.
 Result<Json> parse_json(const std::string& text, const std::string& what);
 
-/// Reads and parses a JSON file.
+/// Parses text, or returns a discarded value (is_discarded()) where parse_json fails.
+Json parse_json_or_discarded(const std::string& text);
+
+/// Reads (read_file: regular files only, bounded size) and parses a JSON file.
 Result<Json> read_json_file(const std::filesystem::path& path);
 
 /// Writes pretty-printed JSON atomically (temporary file, then rename).

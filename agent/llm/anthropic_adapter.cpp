@@ -13,7 +13,7 @@ namespace {
 constexpr const char* kApiVersion = "2023-06-01";
 
 Json object_or_empty(const std::string& text) {
-  Json parsed = Json::parse(text, nullptr, false);
+  Json parsed = parse_json_or_discarded(text);
   return parsed.is_object() ? parsed : Json::object();
 }
 
@@ -125,7 +125,7 @@ class AnthropicAdapter : public ApiAdapter {
   }
 
   std::string error_message(const std::string& body) const override {
-    Json json = Json::parse(body, nullptr, false);
+    Json json = parse_json_or_discarded(body);
     return json.is_object() ? anthropic_error(json) : std::string();
   }
 

@@ -24,7 +24,7 @@ class AnthropicAssembler : public StreamAssembler {
   explicit AnthropicAssembler(TextSink on_text) : on_text_(std::move(on_text)) {}
 
   Status add(const SseEvent& event) override {
-    Json data = Json::parse(event.data, nullptr, false);
+    Json data = parse_json_or_discarded(event.data);
     if (data.is_discarded() || !data.is_object())
       return fail("malformed stream event from the server: " + event.data.substr(0, 120));
     events_.push_back(data);

@@ -11,7 +11,7 @@ namespace {
 
 // Embeds JSON text as JSON when it parses, else as a string.
 Json embed(const std::string& text) {
-  Json parsed = Json::parse(text, nullptr, false);
+  Json parsed = parse_json_or_discarded(text);
   return parsed.is_discarded() ? Json(text) : parsed;
 }
 
@@ -241,7 +241,7 @@ ToolCall make_tool_call(std::string id, std::string name, const std::string& raw
     call.arguments = "{}";
     return call;
   }
-  Json parsed = Json::parse(raw_arguments, nullptr, false);
+  Json parsed = parse_json_or_discarded(raw_arguments);
   if (parsed.is_discarded()) {
     call.arguments_error = "arguments are not valid JSON";
   } else if (!parsed.is_object()) {

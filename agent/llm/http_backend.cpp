@@ -105,7 +105,8 @@ Result<ChatResponse> HttpChatBackend::exchange_streamed(const HttpRequest& http,
       stream_status = assembler->add(event);
       if (!stream_status) return false;
     }
-    return true;
+    if (!parser.error().empty()) stream_status = fail(parser.error());
+    return stream_status.ok();
   };
   RetryingSender sender(*config_.transport, config_.retry, *config_.sleeper, config_.uniform01);
   const HttpResponse response = sender.send(http, config_.timeouts, sink, attempts);

@@ -24,12 +24,15 @@ inline std::string string_at(const Json& object, const char* key) {
   return value && value->is_string() ? value->get<std::string>() : std::string();
 }
 
-/// The integer member `key`, or `fallback` when absent or not a number.
+/// The integer member `key`, or `fallback` when absent, not a number or out of int64's range.
 inline int64_t int_at(const Json& object, const char* key, int64_t fallback = 0) {
   const Json* value = member(object, key);
   if (!value || !value->is_number()) return fallback;
-  return value->is_number_float() ? static_cast<int64_t>(value->get<double>())
-                                  : value->get<int64_t>();
+  if (!value->is_number_float()) return value->get<int64_t>();
+  const double number = value->get<double>();
+  // A float past int64's range (or NaN) has no integer value: converting it is undefined.
+  if (!(number > -9.2e18 && number < 9.2e18)) return fallback;
+  return static_cast<int64_t>(number);
 }
 
 /// The array member `key`, or an empty array when absent or not an array.

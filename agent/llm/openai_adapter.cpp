@@ -12,7 +12,7 @@ namespace kopt::llm {
 namespace {
 
 Json schema(const std::string& text) {
-  Json parsed = Json::parse(text, nullptr, false);
+  Json parsed = parse_json_or_discarded(text);
   return parsed.is_object() ? parsed : Json{{"type", "object"}};
 }
 
@@ -126,7 +126,7 @@ class OpenAiAdapter : public ApiAdapter {
   }
 
   std::string error_message(const std::string& body) const override {
-    Json json = Json::parse(body, nullptr, false);
+    Json json = parse_json_or_discarded(body);
     const Json* error = member(json, "error");
     if (error && error->is_string()) return error->get<std::string>();
     if (error) return string_at(*error, "message");

@@ -26,7 +26,7 @@ class OpenAiAssembler : public StreamAssembler {
       done_ = true;
       return {};
     }
-    Json chunk = Json::parse(event.data, nullptr, false);
+    Json chunk = parse_json_or_discarded(event.data);
     if (chunk.is_discarded() || !chunk.is_object())
       return fail("malformed stream event from the server: " + event.data.substr(0, 120));
     events_.push_back(chunk);

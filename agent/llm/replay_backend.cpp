@@ -1,11 +1,12 @@
 #include "agent/llm/replay_backend.h"
 
-#include <fstream>
 #include <nlohmann/json.hpp>
+#include <sstream>
 
 #include "agent/llm/chat_json.h"
 #include "agent/llm/json_read.h"
 #include "agent/llm/request_diff.h"
+#include "util/files.h"
 
 namespace kopt::llm {
 
@@ -21,14 +22,15 @@ Status ReplayBackend::prepare() {
 
 Status ReplayBackend::load() {
   const auto path = run_dir_ / "events.jsonl";
-  std::ifstream in(path, std::ios::binary);
-  if (!in)
-    return fail("replay: cannot read " + path.string() + " (is " + run_dir_.string() + " a run?)");
+  auto content = read_file(path);
+  if (!content)
+    return fail("replay: " + content.error().message + " (is " + run_dir_.string() + " a run?)");
+  std::istringstream in(*content);
   std::string text;
   for (size_t number = 1; std::getline(in, text); ++number) {
     if (text.find_first_not_of(" \t\r") == std::string::npos) continue;
     const std::string where = path.string() + " line " + std::to_string(number);
-    Json event = Json::parse(text, nullptr, false);
+    Json event = parse_json_or_discarded(text);
     if (event.is_discarded()) return fail("replay: " + where + " is not valid JSON");
     if (string_at(event, "type") != "model_call") continue;
     auto request = request_from_json(object_at(event, "request"));

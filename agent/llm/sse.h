@@ -2,6 +2,7 @@
 // that may be split anywhere: inside a line, a "data:" field, a CRLF or a UTF-8 sequence.
 #pragma once
 
+#include <cstddef>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -14,6 +15,9 @@ struct SseEvent {
   std::string data;
 };
 
+/// The longest line and the largest event data the parser keeps: 16 MiB each.
+inline constexpr size_t kMaxSseEventBytes = size_t{16} << 20;
+
 /// Incremental parser; feed it chunks as they arrive.
 class SseParser {
  public:
@@ -22,6 +26,9 @@ class SseParser {
   /// At the end of the stream: an event whose blank line never came is still dispatched; a
   /// final line without its line break is dropped (it may be cut).
   std::vector<SseEvent> finish();
+  /// Why the stream was refused (a line or an event past kMaxSseEventBytes), or "". Once set,
+  /// feed and finish return nothing more.
+  const std::string& error() const { return error_; }
 
  private:
   void take_line(std::string_view line, std::vector<SseEvent>& events);
@@ -30,6 +37,7 @@ class SseParser {
   SseEvent pending_;
   bool has_data_ = false;
   bool after_cr_ = false;
+  std::string error_;
 };
 
 }  // namespace kopt::llm

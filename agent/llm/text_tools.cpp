@@ -66,7 +66,7 @@ std::string call_id(const std::string& text, size_t index) {
 
 // Reads {"name":..,"arguments":{..}} (or "parameters"); nullopt when it is not a call.
 std::optional<ToolCall> read_call(const std::string& body, const std::string& id) {
-  Json json = Json::parse(body, nullptr, false);
+  Json json = parse_json_or_discarded(body);
   if (!json.is_object() || string_at(json, "name").empty()) return std::nullopt;
   const Json* arguments = member(json, "arguments");
   if (!arguments) arguments = member(json, "parameters");
@@ -152,7 +152,7 @@ TextToolCalls parse_text_tool_calls(const std::string& text,
 }
 
 std::string render_tool_call(const ToolCall& call) {
-  Json arguments = Json::parse(call.arguments, nullptr, false);
+  Json arguments = parse_json_or_discarded(call.arguments);
   if (arguments.is_discarded()) arguments = call.arguments;
   return "```tool_call\n" + dump_json({{"name", call.name}, {"arguments", arguments}}) + "\n```";
 }

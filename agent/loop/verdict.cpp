@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include "util/json.h"
 #include "util/strings.h"
 
 namespace kopt {
@@ -24,14 +25,14 @@ CandidateVerdict read_verdict(const Json& e) {
     v.ci_low = timing.value("ci_low", 0.0);
     v.ci_high = timing.value("ci_high", 0.0);
     v.p_value = timing.value("p_value", 1.0);
-    v.candidate_ms = timing["candidate"].value("median", 0.0) * 1e3;
-    v.original_ms = timing["baseline"].value("median", 0.0) * 1e3;
+    v.candidate_ms = json_member(timing, "candidate").value("median", 0.0) * 1e3;
+    v.original_ms = json_member(timing, "baseline").value("median", 0.0) * 1e3;
   }
   const Json placement = e.value("placement", Json());
   if (placement.is_object()) {
-    v.gflops = placement["candidate"].value("gflops", 0.0);
-    v.gbytes_per_s = placement["candidate"].value("gbytes_per_s", 0.0);
-    v.original_gflops = placement["baseline"].value("gflops", 0.0);
+    v.gflops = json_member(placement, "candidate").value("gflops", 0.0);
+    v.gbytes_per_s = json_member(placement, "candidate").value("gbytes_per_s", 0.0);
+    v.original_gflops = json_member(placement, "baseline").value("gflops", 0.0);
     v.flops = placement.value("flops_per_call", 0.0);
     v.bytes = placement.value("bytes_per_call", 0.0);
   }

@@ -1,7 +1,10 @@
 #include "agent/report/run_view.h"
 
+#include <nlohmann/json.hpp>
+
 #include "agent/record/events.h"
 #include "util/files.h"
+#include "util/json.h"
 
 namespace kopt {
 
@@ -21,12 +24,12 @@ void apply(RunView& view, const Json& e) {
     iteration_of(view, e.value("iteration", 0)).best_before = e.value("best", "");
   } else if (type == "model_call") {
     IterationView& it = iteration_of(view, e.value("iteration", 0));
-    const Json usage = e["response"].value("usage", Json::object());
+    const Json usage = json_member(e, "response").value("usage", Json::object());
     it.input_tokens += usage.value("input_tokens", 0);
     it.output_tokens += usage.value("output_tokens", 0);
     if (e.value("role", "") == "analyst" &&
-        e["response"].value("tool_calls", Json::array()).empty())
-      it.analysis = e["response"].value("text", "");
+        json_member(e, "response").value("tool_calls", Json::array()).empty())
+      it.analysis = json_member(e, "response").value("text", "");
   } else if (type == "tool_call" && e.value("name", "") == "roofline" &&
              e.value("role", "") == "kopt") {
     iteration_of(view, e.value("iteration", 0)).roofline = e.value("text", "");
@@ -47,10 +50,10 @@ void apply(RunView& view, const Json& e) {
     view.candidates.push_back(c);
   } else if (type == "evaluation") {
     const std::string id = e.value("candidate", "");
-    if (id == "human") view.human = read_verdict(e["evaluation"]);
+    if (id == "human") view.human = read_verdict(json_member(e, "evaluation"));
     for (auto& c : view.candidates)
       if (c.id == id) {
-        c.verdict = read_verdict(e["evaluation"]);
+        c.verdict = read_verdict(json_member(e, "evaluation"));
         c.evaluated = true;
       }
   } else if (type == "decision") {
@@ -73,7 +76,17 @@ Result<RunView> load_run_view(const std::filesystem::path& dir) {
   view.summary = record->summary();
   auto events = read_events(record->events_path(), &view.torn);
   if (!events) return events.error();
-  for (const auto& e : *events) apply(view, e);
+  // The record is read as it is on disk: a member of the wrong type is an Error, not a throw.
+  for (size_t i = 0; i < events->size(); ++i) {
+    try {
+      // const, as apply takes it: for a non-const Json, std::apply (found by ADL) matches better.
+      const Json& event = (*events)[i];
+      apply(view, event);
+    } catch (const Json::exception& e) {
+      return fail(record->events_path().string() + ": event " + std::to_string(i + 1) +
+                  " is malformed: " + e.what());
+    }
+  }
   for (auto& c : view.candidates) {
     auto diff = read_file(record->candidate_dir(c.id) / "diff.patch");
     if (diff) c.diff = *diff;

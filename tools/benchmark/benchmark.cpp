@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <nlohmann/json.hpp>
+#include <type_traits>
 
 #include "tools/benchmark/expression.h"
 #include "util/hash.h"
@@ -38,6 +39,11 @@ std::string Benchmark::driver_file() const {
 
 namespace {
 
+template <class T>
+constexpr bool kIntegers = std::is_integral_v<T>;
+template <class T>
+constexpr bool kIntegers<std::vector<T>> = std::is_integral_v<T>;
+
 // Reads one manifest field with its expected type, or says which field is wrong.
 template <class T>
 Status read_field(const Json& manifest, const std::string& key, T& out, bool required = true) {
@@ -52,6 +58,13 @@ Status read_field(const Json& manifest, const std::string& key, T& out, bool req
     }
     node = &(*node)[part];
   }
+  // A float converted to an integer type past its range is undefined behaviour: integer fields
+  // take integers only.
+  if constexpr (kIntegers<T>)
+    if (node->is_number_float() ||
+        (node->is_array() && std::any_of(node->begin(), node->end(),
+                                         [](const Json& item) { return item.is_number_float(); })))
+      return fail("field '" + key + "' must hold integers");
   try {
     out = node->get<T>();
   } catch (const Json::exception&) {
@@ -102,7 +115,8 @@ Status read_manifest(const Json& m, Benchmark& b) {
   if (b.rtol < 0 || b.atol < 0) return fail("tolerances must not be negative");
   for (const auto* expr : {&b.flops, &b.bytes})
     if (auto value = evaluate_expression(*expr, 1000); !value)
-      return fail("work expression '" + *expr + "': " + value.error().message);
+      return fail("work expression '" + (expr->size() > 60 ? expr->substr(0, 60) + "..." : *expr) +
+                  "': " + value.error().message);
   return {};
 }
 

@@ -63,7 +63,16 @@ class Parser {
     double base = unary();
     return accept('^') ? std::pow(base, power()) : base;
   }
-  double unary() { return accept('-') ? -unary() : atom(); }
+  // Every level of nesting ('(', f(, '-', '^') passes through here, so the depth is bounded here
+  // instead of by the stack.
+  double unary() {
+    if (error_.empty() && ++depth_ > kMaxExpressionDepth)
+      error_ = "nested deeper than " + std::to_string(kMaxExpressionDepth) + " levels";
+    if (!error_.empty()) return 0;
+    const double value = accept('-') ? -unary() : atom();
+    --depth_;
+    return value;
+  }
   double atom() {
     skip_space();
     if (accept('(')) {
@@ -100,12 +109,15 @@ class Parser {
   const std::string& text_;
   double n_;
   size_t pos_ = 0;
+  int depth_ = 0;
   std::string error_;
 };
 
 }  // namespace
 
 Result<double> evaluate_expression(const std::string& text, double n) {
+  if (text.size() > kMaxExpressionLength)
+    return fail("longer than " + std::to_string(kMaxExpressionLength) + " characters");
   return Parser(text, n).parse();
 }
 

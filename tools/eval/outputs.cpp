@@ -2,10 +2,11 @@
 
 #include <cmath>
 #include <cstring>
-#include <fstream>
-#include <iterator>
+#include <system_error>
 
 #include <fmt/format.h>
+
+#include "util/files.h"
 
 namespace kopt {
 
@@ -34,7 +35,7 @@ size_t element_size(uint8_t dtype) {
 
 class Reader {
  public:
-  explicit Reader(const std::vector<char>& data) : data_(data) {}
+  explicit Reader(const std::string& data) : data_(data) {}
   bool done() const { return pos_ == data_.size(); }
   template <class T>
   bool get(T& value) {
@@ -53,7 +54,7 @@ class Reader {
   size_t pos() const { return pos_; }
 
  private:
-  const std::vector<char>& data_;
+  const std::string& data_;
   size_t pos_ = 0;
 };
 
@@ -169,9 +170,12 @@ void compare_array(const OutputArray& c, const OutputArray& r, double rtol, doub
 }  // namespace
 
 Result<std::vector<OutputRecord>> read_outputs(const std::filesystem::path& path) {
-  std::ifstream file(path, std::ios::binary);
-  if (!file) return fail("no output file (" + path.filename().string() + ") was written");
-  std::vector<char> data((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
+  std::error_code ec;
+  if (!std::filesystem::exists(path, ec))
+    return fail("no output file (" + path.filename().string() + ") was written");
+  auto content = read_file(path, kMaxOutputFileBytes);
+  if (!content) return content.error();
+  const std::string& data = *content;
   if (data.size() < 8 || std::memcmp(data.data(), "KOPTOUT1", 8) != 0)
     return fail("the output file is empty or not a kopt output file");
   Reader in(data);

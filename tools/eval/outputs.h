@@ -25,7 +25,11 @@ struct OutputRecord {
   std::vector<OutputArray> arrays;
 };
 
-/// Reads an output file; a short or malformed file is an Error saying where it ends.
+/// The largest output file read_outputs reads (a file is refused past it, never truncated).
+inline constexpr size_t kMaxOutputFileBytes = size_t{1} << 30;
+
+/// Reads an output file (a regular file, at most kMaxOutputFileBytes); a short or malformed
+/// file is an Error saying where it ends.
 Result<std::vector<OutputRecord>> read_outputs(const std::filesystem::path& path);
 
 /// Why two records differ, or nothing.

@@ -1,5 +1,6 @@
 #include "tools/profile/perf_script.h"
 
+#include <charconv>
 #include <set>
 #include <sstream>
 
@@ -101,7 +102,9 @@ LineTable parse_addr2line(const std::string& text) {
   std::vector<SourceFrame>* chain = nullptr;
   while (std::getline(in, line)) {
     if (starts_with(line, "0x")) {
-      chain = &table[std::stoull(line, nullptr, 16)];
+      uint64_t address = 0;  // An address past 64 bits is no address: its lines are skipped.
+      const auto parsed = std::from_chars(line.data() + 2, line.data() + line.size(), address, 16);
+      chain = parsed.ec == std::errc() ? &table[address] : nullptr;
       function.clear();
     } else if (chain && function.empty()) {
       function = line;

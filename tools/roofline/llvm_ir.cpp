@@ -123,8 +123,11 @@ void parse_params(const std::string& line, IrFunction& f) {
 
 IrLoop parse_loop(const std::string& line) {
   IrLoop loop;
-  loop.depth = std::atoi(line.c_str() + line.find("depth") + 6);
-  for (auto block : split(line.substr(line.find("containing:") + 11), ',')) {
+  // The caller saw "Loop at depth"; a line cut after it has no depth or blocks.
+  loop.depth = std::atoi(line.c_str() + line.find("depth") + 5);
+  const auto containing = line.find("containing:");
+  if (containing == std::string::npos) return loop;
+  for (auto block : split(line.substr(containing + 11), ',')) {
     block = trim(block);
     const bool header = block.find("<header>") != std::string::npos;
     block = block.substr(block[0] == '%' ? 1 : 0, block.find('<') - (block[0] == '%' ? 1 : 0));

@@ -1,7 +1,9 @@
 #include "tools/roofline/profiling_csv.h"
 
-#include <fstream>
 #include <map>
+#include <sstream>
+
+#include "util/files.h"
 
 namespace kopt {
 
@@ -69,8 +71,9 @@ std::vector<std::string> split_csv_record(const std::string& line) {
 }
 
 Result<std::vector<ProfiledLaunch>> read_profiling_csv(const std::filesystem::path& path) {
-  std::ifstream in(path);
-  if (!in) return fail("cannot open " + path.string());
+  auto content = read_file(path);
+  if (!content) return content.error();
+  std::istringstream in(*content);
   std::string line;
   if (!std::getline(in, line)) return fail(path.string() + " is empty");
   auto columns = header_columns(line);

@@ -58,7 +58,15 @@ class Parser {
     return node;
   }
 
+  // Every nesting ({...}, (...)) passes through here, so its depth is bounded here.
   ScevPtr expression() {
+    if (++depth_ > kMaxScevDepth) return nullptr;
+    auto node = term();
+    --depth_;
+    return node;
+  }
+
+  ScevPtr term() {
     skip_space();
     if (eat("***COULDNOTCOMPUTE***")) return make(Scev::Kind::not_computable);
     if (eat("{")) return recurrence();
@@ -136,6 +144,7 @@ class Parser {
 
   const std::string& text_;
   size_t pos_ = 0;
+  int depth_ = 0;
 };
 
 std::optional<double> fold(const Scev& s, const ScevEnvironment& env) {
@@ -162,6 +171,7 @@ std::optional<double> fold(const Scev& s, const ScevEnvironment& env) {
 }  // namespace
 
 std::optional<ScevPtr> parse_scev(const std::string& text) {
+  if (text.size() > kMaxScevLength) return std::nullopt;
   return Parser(text).parse();
 }
 

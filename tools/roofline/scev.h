@@ -4,6 +4,7 @@
 // the values kopt assumes for the function's parameters and loops.
 #pragma once
 
+#include <cstddef>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -23,7 +24,11 @@ struct Scev {
 
 using ScevPtr = std::shared_ptr<Scev>;
 
-/// Parses a printed SCEV; nullopt when the text is not one kopt can read.
+/// The longest SCEV text and the deepest nesting parse_scev reads (opt prints far less).
+inline constexpr size_t kMaxScevLength = 65536;
+inline constexpr int kMaxScevDepth = 100;
+
+/// Parses a printed SCEV; nullopt when the text is not one kopt can read or exceeds the limits.
 std::optional<ScevPtr> parse_scev(const std::string& text);
 
 /// Values of the names in an expression: parameters ("%n") and loops' trip counts.

@@ -52,7 +52,12 @@ std::vector<std::vector<PtxInstruction>> parse_entries(const std::string& ptx) {
       entries.back().push_back({"", {}, t.substr(0, t.size() - 1), ""});
     } else if (body && !t.empty() && t[0] != '.' && t.back() == ';') {
       t.pop_back();
-      if (t[0] == '@') t = trim(t.substr(t.find(' ')));
+      if (t[0] ==
+          '@') {  // A guard "@%p1 bra ..."; a guard with nothing after it is no instruction.
+        const auto after = t.find_first_of(" \t");
+        if (after == std::string::npos) continue;
+        t = trim(t.substr(after));
+      }
       PtxInstruction inst;
       const auto space = t.find_first_of(" \t");
       inst.opcode = t.substr(0, space);

@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# Builds kopt and its tests with AddressSanitizer and UndefinedBehaviorSanitizer into
+# build-sanitized/ and runs the whole ctest suite there; any sanitizer report fails its test.
+# Usage: scripts/test-sanitized.sh [ctest arguments]      CXX=clang++ for Clang (default: GCC)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+build=${KOPT_SANITIZED_BUILD:-build-sanitized}
+if [ ! -f "$build/build.ninja" ]; then
+  cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS_DEBUG="-O1 -g" \
+    -DKOPT_WERROR=ON -DKOPT_SANITIZE=address,undefined >/dev/null
+fi
+ninja -C "$build" -j "$(nproc)" | grep -v "^ninja: no work to do" || true
+test -x "$build/kopt"
+# Leaks are reported too; a sanitizer report aborts the process, so the test fails.
+export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1:strict_string_checks=1}
+export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
+cd "$build"
+ctest --output-on-failure -j "$(nproc)" "$@"
