@@ -35,7 +35,10 @@ std::vector<Cheat> all_cheats() {
     const std::string benchmark = entry.path().parent_path().filename().string();
     if (entry.path().extension() != ".cpp" || benchmark.ends_with("_cuda")) continue;
     const std::string text = read_file(entry.path()).value();
-    Cheat cheat{entry.path().string(), benchmark, test::tag_value(text, "// expect: ")};
+    Cheat cheat;
+    cheat.file = entry.path().string();
+    cheat.benchmark = benchmark;
+    cheat.expected_category = test::tag_value(text, "// expect: ");
     cheat.needs_timing = text.find("// needs: timing") != std::string::npos;
     cheat.machine = test::tag_value(text, "// machine: ");
     cheats.push_back(cheat);
