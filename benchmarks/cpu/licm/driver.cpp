@@ -8,6 +8,8 @@ class Standardize : public kopt_bench::Problem {
  public:
   explicit Standardize(long n) : n_(n), x_(n * n), mean_(n), var_(n), y_(n * n) { output("y", y_); }
   void fill(kopt_bench::Rng& rng) override {
+    mean_.resize(n_);  // An edge case may have made them n * n long.
+    var_.resize(n_);
     rng.fill(x_, -10.0, 10.0);
     rng.fill(mean_, -1.0, 1.0);
     rng.fill(var_, 0.5, 4.0);
