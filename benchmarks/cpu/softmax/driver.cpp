@@ -12,8 +12,8 @@ class Softmax : public kopt_bench::Problem {
   // of equal values.
   int edge_cases() const override { return 3; }
   void fill_edge(kopt_bench::Rng& rng, int k) override {
-    if (k == 0) rng.fill(x_, 600.0, 800.0);
-    if (k == 1) rng.fill(x_, -800.0, -600.0);
+    if (k == 0) rng.fill(x_, 710.0, 900.0);
+    if (k == 1) rng.fill(x_, -900.0, -750.0);
     if (k == 2)
       for (long i = 0; i < n_; ++i)
         std::fill(x_.begin() + i * n_, x_.begin() + (i + 1) * n_, rng.uniform(-300, 300));

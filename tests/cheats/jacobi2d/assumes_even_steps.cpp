@@ -1,7 +1,8 @@
 // Ping-pongs between u and scratch and copies nothing at the end, which is right only for an
 // even number of sweeps, as the driver's 10 are. kernel.h allows any count: after an odd one,
-// the final grid is left in scratch and u holds the one before.
-// expect: wrong
+// the final grid is left in scratch and u holds the one before (on a 3 x 3 grid, a sweep may
+// change the single interior point by under 1%: then the verdict says precision).
+// expect: wrong|precision
 #include <algorithm>
 #include <utility>
 
