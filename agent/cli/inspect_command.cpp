@@ -17,6 +17,10 @@ std::string speedup_text(const CandidateVerdict& v) {
                        : "-";
 }
 
+std::string milliseconds(double ms) {
+  return ms > 0 ? fmt::format("{:.4g}", ms) : "-";
+}
+
 int run_runs(const Args& args) {
   const std::filesystem::path root = runs_root(args);
   std::vector<std::filesystem::path> dirs;
@@ -50,17 +54,17 @@ int run_show(const Args& args) {
              v.stop_rule.empty() ? "" : " (" + v.stop_rule + ": " + v.stop_reason + ")");
   fmt::print("human    {:.4g} ms vs original {:.4g} ms: {}\n\n", v.human.candidate_ms,
              v.human.original_ms, speedup_text(v.human));
-  fmt::print("{:<5} {:<6} {:<9} {:<13} {:>9} {:>22} {:>9} {:>8} {:>8}\n", "ITER", "CAND", "FROM",
-             "VERDICT", "MS", "SPEEDUP [95% CI]", "GFLOP/s", "GB/s", "TOKENS");
+  fmt::print("{:<5} {:<6} {:<9} {:<13} {:>9} {:>9} {:>22} {:>9} {:>8} {:>8}\n", "ITER", "CAND",
+             "FROM", "VERDICT", "MS", "BASE MS", "SPEEDUP [95% CI]", "GFLOP/s", "GB/s", "TOKENS");
   for (const auto& it : v.iterations) {
     bool first = true;
     for (const auto& c : v.candidates) {
       if (c.iteration != it.number) continue;
       const std::string tokens =
           first ? fmt::format("{:.1f}k", (it.input_tokens + it.output_tokens) / 1000.0) : "";
-      fmt::print("{:<5} {:<6} {:<9} {:<13} {:>9} {:>22} {:>9} {:>8} {:>8}{}\n",
+      fmt::print("{:<5} {:<6} {:<9} {:<13} {:>9} {:>9} {:>22} {:>9} {:>8} {:>8}{}\n",
                  first ? std::to_string(it.number) : "", c.id, c.parent, c.verdict.status,
-                 c.verdict.candidate_ms > 0 ? fmt::format("{:.4g}", c.verdict.candidate_ms) : "-",
+                 milliseconds(c.verdict.candidate_ms), milliseconds(c.verdict.original_ms),
                  speedup_text(c.verdict),
                  c.verdict.gflops > 0 ? fmt::format("{:.3g}", c.verdict.gflops) : "-",
                  c.verdict.gbytes_per_s > 0 ? fmt::format("{:.3g}", c.verdict.gbytes_per_s) : "-",
@@ -70,6 +74,12 @@ int run_show(const Args& args) {
       first = false;
     }
   }
+  if (const Json& h = v.summary.is_object() ? v.summary["versus_human"] : Json(); h.is_object())
+    fmt::print(
+        "\nvs human {} timed head to head against the human version: {:.4g} ms vs {:.4g} ms, "
+        "{:.2f}x [{:.2f}, {:.2f}] ({})\n",
+        h.value("id", ""), h.value("ms", 0.0), h.value("baseline_ms", 0.0), h.value("speedup", 0.0),
+        h.value("ci_low", 0.0), h.value("ci_high", 0.0), h.value("status", ""));
   if (v.torn)
     fmt::print(
         "\nnote: the event log ends in a torn line (the run was killed while writing); kopt resume "

@@ -26,10 +26,15 @@ void print_outcome(const RunReport& report) {
   if (best.value("id", "") == "original")
     fmt::print("best     the original (no candidate was a significant win)\n");
   else
-    fmt::print("best     {}: {:.4g} ms, {:.2f}x [{:.2f}, {:.2f}], {:.0f}% of the human speedup\n",
-               best.value("id", ""), best.value("ms", 0.0), best.value("speedup", 0.0),
-               best.value("ci_low", 0.0), best.value("ci_high", 0.0),
-               100 * s.value("fraction_of_human_speedup", 0.0));
+    fmt::print("best     {}: {:.4g} ms, {:.2f}x [{:.2f}, {:.2f}]\n", best.value("id", ""),
+               best.value("ms", 0.0), best.value("speedup", 0.0), best.value("ci_low", 0.0),
+               best.value("ci_high", 0.0));
+  if (const Json& h = s["versus_human"]; h.is_object())
+    fmt::print(
+        "vs human {}: {:.4g} ms against the human's {:.4g} ms, {:.2f}x [{:.2f}, {:.2f}] in one "
+        "alternated evaluation\n",
+        h.value("status", ""), h.value("ms", 0.0), h.value("baseline_ms", 0.0),
+        h.value("speedup", 0.0), h.value("ci_low", 0.0), h.value("ci_high", 0.0));
   const Json& usage = s["usage"];
   fmt::print("tokens   {} in, {} out in {} model calls\n", usage.value("input_tokens", 0),
              usage.value("output_tokens", 0), usage.value("calls", 0));

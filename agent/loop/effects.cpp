@@ -51,6 +51,17 @@ Json LiveEffects::evaluate(const std::string& candidate, const std::string& sour
   return to_json(executor_.evaluate(bench_, request, {}));
 }
 
+Json LiveEffects::compare(const std::string& candidate, const std::string& source,
+                          const std::string& baseline, const std::string& baseline_source) {
+  EvalRequest request;
+  request.source = source;
+  request.label = candidate;
+  request.timing.budget_seconds = timing_budget_;
+  request.baseline_source = baseline_source;
+  request.baseline_label = baseline;
+  return to_json(executor_.evaluate(bench_, request, {}));
+}
+
 void LiveEffects::prebuild(const std::vector<std::string>& sources) {
   std::vector<std::thread> builders;
   for (const auto& source : sources)
@@ -117,6 +128,22 @@ Json RecordedEffects::evaluate(const std::string& candidate, const std::string& 
     divergence_ =
         "evaluation of " + candidate + " where the record has " + event->value("candidate", "");
     return Json{{"verdict", {{"status", "error"}, {"reason", divergence_}}}};
+  }
+  return event->value("evaluation", Json());
+}
+
+Json RecordedEffects::compare(const std::string& candidate, const std::string& source,
+                              const std::string& baseline, const std::string& baseline_source) {
+  const Json* event = next({"head_to_head"}, evaluation_cursor_);
+  if (!event) {
+    if (fallback_) return fallback_->compare(candidate, source, baseline, baseline_source);
+    return Json();  // A record made before head-to-head comparisons.
+  }
+  if (event->value("candidate", "") != candidate || event->value("baseline", "") != baseline) {
+    divergence_ = "head-to-head of " + candidate + " against " + baseline +
+                  " where the record has " + event->value("candidate", "") + " against " +
+                  event->value("baseline", "");
+    return Json();
   }
   return event->value("evaluation", Json());
 }

@@ -34,6 +34,11 @@ class Effects {
                           ToolContext& context) = 0;
   /// Evaluates a candidate against the original; returns its kopt-evaluation/1 document.
   virtual Json evaluate(const std::string& candidate, const std::string& source, bool time) = 0;
+  /// Times a correct candidate head to head against `baseline` (e.g. "human") in one
+  /// alternated evaluation; returns its kopt-evaluation/1 document, or null when a record made
+  /// before head-to-head comparisons holds none.
+  virtual Json compare(const std::string& candidate, const std::string& source,
+                       const std::string& baseline, const std::string& baseline_source) = 0;
   /// Builds sources ahead of their evaluations, in parallel (nothing when results are recorded).
   virtual void prebuild(const std::vector<std::string>& sources) { (void)sources; }
 };
@@ -47,6 +52,8 @@ class LiveEffects : public Effects {
   ToolResult tool(const std::string& role, const std::string& name, const Json& arguments,
                   ToolContext& context) override;
   Json evaluate(const std::string& candidate, const std::string& source, bool time) override;
+  Json compare(const std::string& candidate, const std::string& source, const std::string& baseline,
+               const std::string& baseline_source) override;
   void prebuild(const std::vector<std::string>& sources) override;
 
  private:
@@ -67,6 +74,8 @@ class RecordedEffects : public Effects {
   ToolResult tool(const std::string& role, const std::string& name, const Json& arguments,
                   ToolContext& context) override;
   Json evaluate(const std::string& candidate, const std::string& source, bool time) override;
+  Json compare(const std::string& candidate, const std::string& source, const std::string& baseline,
+               const std::string& baseline_source) override;
   void prebuild(const std::vector<std::string>& sources) override;
 
   /// The first way the loop asked for something the record does not hold (replay), or empty.

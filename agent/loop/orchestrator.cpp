@@ -240,6 +240,22 @@ bool Orchestrator::stop_rule(const LoopState& state, int iteration, RunOutcome& 
   return false;
 }
 
+// The final best against the human version in one alternated evaluation, rather than a ratio
+// of two speedups measured minutes apart.
+Status Orchestrator::compare_with_human(LoopState& state) {
+  if (state.best_id == "original") return {};
+  auto human = read_file(bench_.human_path());
+  if (!human) return human.error();
+  s_.progress("timing " + state.best_id + " against the human version");
+  Json evaluation = s_.effects->compare(state.best_id, state.best_source, "human", *human);
+  if (evaluation.is_null()) return {};
+  state.versus_human = read_verdict(evaluation);
+  return s_.events->emit({{"type", "head_to_head"},
+                          {"candidate", state.best_id},
+                          {"baseline", "human"},
+                          {"evaluation", evaluation}});
+}
+
 Result<RunOutcome> Orchestrator::run() {
   RunOutcome outcome;
   LoopState& state = outcome.state;
@@ -255,6 +271,7 @@ Result<RunOutcome> Orchestrator::run() {
                                  {"best", state.best_id}});
       !st)
     return st.error();
+  if (auto st = compare_with_human(state); !st) return st.error();
   outcome.summary = make_summary(bench_, outcome, *s_.ledger);
   return outcome;
 }

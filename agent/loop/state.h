@@ -2,6 +2,7 @@
 // candidate so far, every attempt and the evidence about the best.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -25,6 +26,9 @@ struct LoopState {
   std::string best_id = "original";
   std::string best_source;
   CandidateVerdict best;  ///< speedup 1 while the original is best.
+  /// The final best timed head to head against the human version (speedup over the human),
+  /// when the run found a best and the record holds the comparison.
+  std::optional<CandidateVerdict> versus_human;
   std::vector<Attempt> attempts;
   int next_candidate = 1;
   int since_gain = 0;

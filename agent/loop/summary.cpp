@@ -12,6 +12,7 @@ Json verdict_json(const std::string& id, const CandidateVerdict& v) {
           {"category", v.category},
           {"reason", v.reason},
           {"ms", v.candidate_ms},
+          {"baseline_ms", v.original_ms},
           {"speedup", v.speedup},
           {"ci_low", v.ci_low},
           {"ci_high", v.ci_high},
@@ -40,11 +41,14 @@ Json make_summary(const Benchmark& bench, const RunOutcome& outcome,
   const double human_speedup = s.human.speedup;
   const double best_speedup = best.value("speedup", 1.0);
   const llm::Usage tokens = ledger.total();
+  Json versus_human;
+  if (s.versus_human) versus_human = verdict_json(s.best_id + " vs human", *s.versus_human);
   return {{"benchmark", bench.name},
           {"original", {{"ms", s.human.original_ms}}},
           {"human", verdict_json("human", s.human)},
           {"best", best},
           {"fraction_of_human_speedup", human_speedup > 0 ? best_speedup / human_speedup : 0.0},
+          {"versus_human", versus_human},
           {"candidates", candidates},
           {"stop", {{"rule", outcome.rule}, {"reason", outcome.reason}}},
           {"usage",

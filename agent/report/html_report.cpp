@@ -115,22 +115,35 @@ std::string roofline(const RunView& v, const std::optional<Roofs>& roofs) {
 
 std::string summary_table(const RunView& v) {
   std::string out =
-      "<table><tr><th class=l>variant</th><th>ms per call</th><th>speedup over the original [95% "
+      "<table><tr><th class=l>variant</th><th>ms per call</th><th>original's ms in the same "
+      "evaluation</th><th>speedup over the original [95% "
       "CI]</th><th>GFLOP/s</th><th>GB/s</th></tr>";
   out += fmt::format(
-      "<tr><td class=l>original</td><td>{:.4g}</td><td>1</td><td>{:.3g}</td><td></td></tr>",
+      "<tr><td "
+      "class=l>original</td><td>{:.4g}</td><td></td><td>1</td><td>{:.3g}</td><td></td></tr>",
       v.human.original_ms, v.human.original_gflops);
   out += fmt::format(
-      "<tr><td class=l>human</td><td>{:.4g}</td><td>{}</td><td>{:.3g}</td><td>{:.3g}</td></tr>",
-      v.human.candidate_ms, speedup_cell(v.human), v.human.gflops, v.human.gbytes_per_s);
+      "<tr><td class=l>human</td><td>{:.4g}</td><td>{:.4g}</td><td>{}</td><td>{:.3g}</td><td>{:.3g}"
+      "</td></tr>",
+      v.human.candidate_ms, v.human.original_ms, speedup_cell(v.human), v.human.gflops,
+      v.human.gbytes_per_s);
   for (const auto& c : v.candidates)
     if (c.accepted)
       out += fmt::format(
-          "<tr><td class=l>{} (best so far)</td><td>{:.4g}</td><td "
+          "<tr><td class=l>{} (best so far)</td><td>{:.4g}</td><td>{:.4g}</td><td "
           "class=faster>{}</td><td>{:.3g}</td><td>{:.3g}</td></tr>",
-          c.id, c.verdict.candidate_ms, speedup_cell(c.verdict), c.verdict.gflops,
-          c.verdict.gbytes_per_s);
-  return out + "</table>";
+          c.id, c.verdict.candidate_ms, c.verdict.original_ms, speedup_cell(c.verdict),
+          c.verdict.gflops, c.verdict.gbytes_per_s);
+  out += "</table>";
+  const Json h = v.summary.is_object() ? v.summary.value("versus_human", Json()) : Json();
+  if (h.is_object())
+    out += fmt::format(
+        "<p>{} timed head to head against the human version in one alternated evaluation: "
+        "{:.4g} ms against {:.4g} ms, <b>{:.2f}x [{:.2f}, {:.2f}]</b> ({}).</p>",
+        escape(h.value("id", "")), h.value("ms", 0.0), h.value("baseline_ms", 0.0),
+        h.value("speedup", 0.0), h.value("ci_low", 0.0), h.value("ci_high", 0.0),
+        escape(h.value("status", "")));
+  return out;
 }
 
 std::string iterations(const RunView& v) {
@@ -141,8 +154,12 @@ std::string iterations(const RunView& v) {
     if (!it.analysis.empty()) out += "<h3>Analyst</h3><pre>" + escape(it.analysis) + "</pre>";
     for (const auto& c : v.candidates) {
       if (c.iteration != it.number) continue;
-      out += fmt::format("<h3>Candidate {} <span class=\"{}\">{}</span> {}</h3>", c.id,
-                         c.verdict.status, c.verdict.status, escape(speedup_cell(c.verdict)));
+      out += fmt::format("<h3>Candidate {} <span class=\"{}\">{}</span> {}{}</h3>", c.id,
+                         c.verdict.status, c.verdict.status, escape(speedup_cell(c.verdict)),
+                         c.verdict.candidate_ms > 0
+                             ? fmt::format(" ({:.4g} ms; the original {:.4g} ms)",
+                                           c.verdict.candidate_ms, c.verdict.original_ms)
+                             : "");
       if (!c.summary.empty()) out += "<p>" + escape(c.summary) + "</p>";
       if (!c.verdict.correct() && !c.verdict.reason.empty())
         out += "<p class=incorrect>" + escape(c.verdict.reason) + "</p>";

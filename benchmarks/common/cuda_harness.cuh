@@ -103,6 +103,13 @@ class Problem {
   virtual void fill(Rng& rng) = 0;
   /// Launches the kernel once on the current inputs; may return before the device finishes.
   virtual void call() = 0;
+  /// How many edge cases the driver generates (as in harness.h's Problem).
+  virtual int edge_cases() const { return 0; }
+  /// Fills and uploads the inputs for edge case k in [0, edge_cases()).
+  virtual void fill_edge(Rng& rng, int k) {
+    (void)k;
+    fill(rng);
+  }
 
   /// The outputs, as device memory.
   const std::vector<OutputView>& outputs() const { return outputs_; }
@@ -318,15 +325,23 @@ inline void prepare_call(Device& device, const Problem& problem) {
 inline void run_check(Device& device, Problem& problem, const Options& o, int& max_threads) {
   OutputFile file(o.out);
   HostOutputs host(problem.outputs());
-  for (uint64_t seed : o.seeds) {
-    Rng rng(seed);
-    problem.fill(rng);
+  auto call_and_record = [&](uint64_t label) {
     prepare_call(device, problem);
     problem.call();
     KOPT_CUDA_CHECK_LAUNCH("kernel launch");
     Device::synchronize("the kernel call");
     if (int t = thread_count(); t > max_threads) max_threads = t;
-    file.record(seed, host.download());
+    file.record(label, host.download());
+  };
+  for (uint64_t seed : o.seeds) {
+    Rng rng(seed);
+    problem.fill(rng);
+    call_and_record(seed);
+  }
+  for (int k = 0; k < problem.edge_cases(); ++k) {
+    Rng rng(o.seeds.front() + static_cast<uint64_t>(k) + 1);
+    problem.fill_edge(rng, k);
+    call_and_record(kEdgeLabel | static_cast<uint64_t>(k));
   }
 }
 

@@ -5,7 +5,8 @@
 //
 // Modes (all take --size N and --out FILE):
 //   check --seeds A,B,...   for each seed in turn, in one process and on the same buffers:
-//                           fill inputs, poison outputs, call once, record outputs.
+//                           fill inputs, poison outputs, call once, record outputs; then the
+//                           same for each of the driver's edge cases (label kEdgeLabel | k).
 //   time  --seed S --warmup W --reps R [--capture I,J,...]
 //                           fill once; W untimed calls, then R timed calls, outputs poisoned
 //                           before each; the outputs of the captured calls are recorded.
@@ -128,6 +129,14 @@ class Problem {
   virtual void fill(Rng& rng) = 0;
   /// Calls the kernel once on the current inputs.
   virtual void call() = 0;
+  /// How many edge cases the driver generates: inputs at the edges of the domain kernel.h
+  /// promises (zero pivots, values off any grid, extreme magnitudes, empty rows, ties, ...).
+  virtual int edge_cases() const { return 0; }
+  /// Fills the inputs for edge case k in [0, edge_cases()); the generator may vary the rest.
+  virtual void fill_edge(Rng& rng, int k) {
+    (void)k;
+    fill(rng);
+  }
 
   const std::vector<OutputView>& outputs() const { return outputs_; }
 
@@ -282,14 +291,25 @@ inline int64_t now_ns() {
       .count();
 }
 
+/// The label bit of an edge case's record in check mode: label kEdgeLabel | k for case k.
+inline constexpr uint64_t kEdgeLabel = uint64_t{1} << 63;
+
 inline void run_check(Problem& problem, const Options& o, OutputFile& file, int& max_threads) {
-  for (uint64_t seed : o.seeds) {
-    Rng rng(seed);
-    problem.fill(rng);
+  auto call_and_record = [&](uint64_t label) {
     poison(problem.outputs());
     problem.call();
     if (int t = thread_count(); t > max_threads) max_threads = t;
-    file.record(seed, problem.outputs());
+    file.record(label, problem.outputs());
+  };
+  for (uint64_t seed : o.seeds) {
+    Rng rng(seed);
+    problem.fill(rng);
+    call_and_record(seed);
+  }
+  for (int k = 0; k < problem.edge_cases(); ++k) {
+    Rng rng(o.seeds.front() + static_cast<uint64_t>(k) + 1);
+    problem.fill_edge(rng, k);
+    call_and_record(kEdgeLabel | static_cast<uint64_t>(k));
   }
 }
 

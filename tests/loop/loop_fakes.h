@@ -45,6 +45,8 @@ class MarkerExecutor : public EvaluationExecutor {
     Evaluation e;
     e.benchmark = bench.name;
     e.label = request.label;
+    e.baseline = request.baseline_label;
+    if (request.baseline_source) baselines.push_back(*request.baseline_source);
     e.build = build(bench, request.source);
     if (!e.build.ok) {
       e.status = "build-failed";
@@ -81,6 +83,7 @@ class MarkerExecutor : public EvaluationExecutor {
     return b;
   }
   int evaluations = 0;
+  std::vector<std::string> baselines;  ///< Sources of the baselines other than the original.
 };
 
 /// A response that is only text.

@@ -135,6 +135,33 @@ TEST(OrchestratorTest, StopsNearTheRooflineBound) {
   EXPECT_EQ(loop.events("decision").size(), 1u) << "no model call once the best is near its bound";
 }
 
+TEST(OrchestratorTest, TheFinalBestIsTimedHeadToHeadAgainstTheHumanVersion) {
+  LoopHarness loop(submitting({kernel("// FAST 2.0")}), config(1));
+  auto outcome = loop.run();
+  ASSERT_TRUE(outcome.ok()) << outcome.error().message;
+  ASSERT_EQ(outcome->state.best_id, "0001");
+  const auto events = loop.events("head_to_head");
+  ASSERT_EQ(events.size(), 1u);
+  EXPECT_EQ(events[0].value("candidate", ""), "0001");
+  EXPECT_EQ(events[0].value("baseline", ""), "human");
+  EXPECT_EQ(events[0]["evaluation"].value("baseline", ""), "human");
+  ASSERT_EQ(loop.executor.baselines.size(), 1u);
+  EXPECT_EQ(loop.executor.baselines[0],
+            read_file(find_benchmark("licm", default_suite())->human_path()).value());
+  const Json versus = outcome->summary["versus_human"];
+  ASSERT_TRUE(versus.is_object()) << outcome->summary.dump();
+  EXPECT_DOUBLE_EQ(versus.value("speedup", 0.0), 2.0);
+  EXPECT_GT(versus.value("baseline_ms", 0.0), 0);
+}
+
+TEST(OrchestratorTest, NoHeadToHeadWhenTheOriginalStaysBest) {
+  LoopHarness loop(submitting({kernel("// SAME")}), config(1));
+  auto outcome = loop.run();
+  ASSERT_TRUE(outcome.ok());
+  EXPECT_TRUE(loop.events("head_to_head").empty());
+  EXPECT_TRUE(outcome->summary["versus_human"].is_null());
+}
+
 TEST(OrchestratorTest, StopsOnStagnation) {
   RunConfig c = config(10);
   c.patience = 2;

@@ -31,7 +31,10 @@ inline const std::filesystem::path& test_cache() {
   return dir;
 }
 
-/// Runs `kopt ARGS...` and returns what happened (stdout and stderr merged).
+/// Runs `kopt ARGS...` and returns what happened (stdout and stderr merged). The roofline gate
+/// judges against the generous fixture machine (tests/fixtures/machine/generous.json) unless
+/// `extra_env` names another KOPT_MACHINE_MODEL: every test runs with a private cache, where
+/// the host model would be measured again (seconds, and under load), for each one.
 inline ProcessResult run_kopt(const std::vector<std::string>& args,
                               std::chrono::seconds timeout = std::chrono::seconds(300),
                               std::map<std::string, std::string> extra_env = {}) {
@@ -40,7 +43,9 @@ inline ProcessResult run_kopt(const std::vector<std::string>& args,
   spec.argv.insert(spec.argv.end(), args.begin(), args.end());
   spec.env = {{"PATH", "/usr/local/cuda/bin:/usr/bin:/bin"},
               {"HOME", std::getenv("HOME") ? std::getenv("HOME") : "/tmp"},
-              {"KOPT_CACHE_DIR", test_cache().string()}};
+              {"KOPT_CACHE_DIR", test_cache().string()},
+              {"KOPT_MACHINE_MODEL",
+               (std::filesystem::path(KOPT_TEST_FIXTURES) / "machine" / "generous.json").string()}};
   for (auto& [key, value] : extra_env) spec.env[key] = value;
   spec.timeout = timeout;
   spec.output_cap = 16 << 20;

@@ -101,7 +101,10 @@ Status read_manifest(const Json& m, Benchmark& b) {
                      read_field(m, "tolerance.atol", b.atol),
                      read_field(m, "flags", b.flags),
                      read_field(m, "work.flops", b.flops),
-                     read_field(m, "work.bytes", b.bytes)};
+                     read_field(m, "work.bytes", b.bytes),
+                     read_field(m, "work.footprint", b.footprint, false),
+                     read_field(m, "domain.inputs", b.domain),
+                     read_field(m, "domain.edges", b.edge_cases)};
   for (const auto& st : checks)
     if (!st) return st;
   if (format != "kopt-benchmark/1")
@@ -113,7 +116,10 @@ Status read_manifest(const Json& m, Benchmark& b) {
     return fail("check sizes must be positive");
   if (b.seeds < 5) return fail("'seeds' must be at least 5");
   if (b.rtol < 0 || b.atol < 0) return fail("tolerances must not be negative");
-  for (const auto* expr : {&b.flops, &b.bytes})
+  if (b.domain.empty()) return fail("'domain.inputs' must say what inputs kernel.h promises");
+  if (b.edge_cases.empty()) return fail("'domain.edges' must list the driver's edge cases");
+  if (b.footprint.empty()) b.footprint = b.bytes;
+  for (const auto* expr : {&b.flops, &b.bytes, &b.footprint})
     if (auto value = evaluate_expression(*expr, 1000); !value)
       return fail("work expression '" + (expr->size() > 60 ? expr->substr(0, 60) + "..." : *expr) +
                   "': " + value.error().message);

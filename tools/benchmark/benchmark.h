@@ -33,7 +33,15 @@ struct Benchmark {
   std::vector<std::string> flags;
   std::string flops;  ///< Work per call as an expression of n.
   std::string bytes;  ///< Compulsory memory traffic per call as an expression of n.
-  std::string hash;   ///< Digest of the manifest and every fixed file.
+  /// Distinct bytes a call touches, as an expression of n (defaults to `bytes`): the roofline
+  /// gate holds a call to DRAM bandwidth only when this exceeds the last-level cache.
+  std::string footprint;
+  /// The inputs kernel.h promises to handle, in a sentence or two: the contract the check
+  /// holds a candidate to (manifest "domain.inputs").
+  std::string domain;
+  /// The driver's edge cases, in the order of its fill_edge(k) ("domain.edges").
+  std::vector<std::string> edge_cases;
+  std::string hash;  ///< Digest of the manifest and every fixed file.
 
   /// "original.cpp" or "original.cu": the only file a candidate replaces.
   std::string kernel_file() const;

@@ -36,9 +36,16 @@ CheckCase fail_case(long size, std::string category, std::string reason) {
   return c;
 }
 
+// "seed 42" or "edge case 3": what produced a check record (harness.h's kEdgeLabel bit).
+std::string record_name(uint64_t label) {
+  constexpr uint64_t kEdgeLabel = uint64_t{1} << 63;
+  if (label & kEdgeLabel) return fmt::format("edge case {}", label & ~kEdgeLabel);
+  return fmt::format("seed {}", label);
+}
+
 // Finds the first record that differs; recognizes a kernel that returns an earlier result.
-void compare_records(const Benchmark& bench, const std::vector<uint64_t>& seeds,
-                     const DriverRun& cand, const DriverRun& ref, CheckCase& c) {
+void compare_records(const Benchmark& bench, const DriverRun& cand, const DriverRun& ref,
+                     CheckCase& c) {
   for (size_t k = 0; k < ref.outputs.size(); ++k) {
     Comparison cmp = compare(cand.outputs[k], ref.outputs[k], bench.rtol, bench.atol);
     c.max_abs_error = std::max(c.max_abs_error, cmp.max_abs_error);
@@ -51,13 +58,13 @@ void compare_records(const Benchmark& bench, const std::vector<uint64_t>& seeds,
         !identical(ref.outputs[k], ref.outputs[k - 1])) {
       c.category = "cache";
       c.reason = fmt::format(
-          "size {}: the output for seed {} is exactly the output for the previous seed {}: the "
+          "size {}: the output for {} is exactly the output for the previous {}: the "
           "kernel returns a cached result from an earlier call",
-          c.size, seeds[k], seeds[k - 1]);
+          c.size, record_name(ref.outputs[k].label), record_name(ref.outputs[k - 1].label));
     } else {
       c.category = cmp.category;
       c.reason =
-          fmt::format("size {}, seed {}{}: {}", c.size, seeds[k],
+          fmt::format("size {}, {}{}: {}", c.size, record_name(ref.outputs[k].label),
                       k > 0 ? fmt::format(" (call {} in one process)", k + 1) : "", cmp.reason);
     }
     return;
@@ -95,7 +102,7 @@ CheckCase check_size(const ExecutionContext& ctx, const Benchmark& bench,
                            cand.outputs.size(), ref.outputs.size());
     return c;
   }
-  compare_records(bench, seeds, cand, ref, c);
+  compare_records(bench, cand, ref, c);
   if (!c.ok) return c;
   const std::string threads =
       thread_violation(cand.threads_max, allowed_threads(bench, ctx, ref.threads_max));

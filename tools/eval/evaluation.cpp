@@ -46,6 +46,7 @@ Json to_json(const Evaluation& e) {
         {"baseline", {{"gflops", p.baseline_gflops}, {"gbytes_per_s", p.baseline_gbytes}}},
         {"candidate", {{"gflops", p.candidate_gflops}, {"gbytes_per_s", p.candidate_gbytes}}}};
   }
+  doc["plausibility"] = e.plausibility ? to_json(*e.plausibility) : Json();
   return doc;
 }
 

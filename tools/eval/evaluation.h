@@ -10,6 +10,7 @@
 
 #include "tools/eval/build.h"
 #include "tools/eval/check.h"
+#include "tools/eval/plausibility.h"
 #include "tools/eval/timing.h"
 #include "util/json.h"
 
@@ -52,6 +53,7 @@ struct Evaluation {
   std::optional<CheckOutcome> check;
   std::optional<TimingOutcome> timing;
   std::optional<Placement> placement;
+  std::optional<Plausibility> plausibility;  ///< The roofline gate, for a faster candidate.
   std::string sandbox;
   std::map<std::string, std::string> environment;
   std::string started;  ///< ISO 8601, UTC.

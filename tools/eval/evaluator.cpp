@@ -4,6 +4,7 @@
 #include <random>
 
 #include "tools/benchmark/expression.h"
+#include "tools/eval/plausibility.h"
 #include "util/files.h"
 #include "util/hash.h"
 
@@ -48,6 +49,17 @@ void judge_timing(Evaluation& e) {
   }
 }
 
+// A faster candidate is held to the roofline: faster than the hardware allows is rejected.
+void gate_on_roofline(const ExecutionContext& ctx, const Benchmark& bench, Evaluation& e) {
+  const auto roof = roof_for(ctx, bench);
+  if (!roof) return;
+  const double n = static_cast<double>(bench.time_size);
+  const double footprint = evaluate_expression(bench.footprint, n).value_or(e.placement->bytes);
+  e.plausibility = judge_plausibility(e.placement->flops, e.placement->bytes, footprint,
+                                      e.timing->candidate_spread.median, *roof);
+  if (!e.plausibility->ok) set_verdict(e, verdict::kRejected, "roofline", e.plausibility->reason);
+}
+
 // Builds, checks and times; returns early with the verdict set at the first failure.
 void run_stages(const ExecutionContext& ctx, Builder& builder, const Benchmark& bench,
                 const EvalRequest& request, const ProgressFn& progress, Evaluation& e) {
@@ -64,6 +76,13 @@ void run_stages(const ExecutionContext& ctx, Builder& builder, const Benchmark& 
   if (!original.ok)
     return set_verdict(e, verdict::kError, "setup",
                        "the original does not build: " + original.failure);
+  BuildOutcome baseline = original;
+  if (request.baseline_source) {
+    baseline = builder.build(bench, *request.baseline_source);
+    if (!baseline.ok)
+      return set_verdict(e, verdict::kError, "setup",
+                         "the baseline " + e.baseline + " does not build: " + baseline.failure);
+  }
 
   progress("check");
   e.check = check_candidate(ctx, bench, original.binary, e.build.binary, e.check_seeds);
@@ -90,10 +109,11 @@ void run_stages(const ExecutionContext& ctx, Builder& builder, const Benchmark& 
     return set_verdict(e, verdict::kError, "setup",
                        "the original fails at the time size: " + reference.failure);
   const int threads = allowed_threads(bench, ctx, reference.threads_max);
-  e.timing = time_candidate(ctx, bench, original.binary, e.build.binary, reference.outputs[0],
+  e.timing = time_candidate(ctx, bench, baseline.binary, e.build.binary, reference.outputs[0],
                             e.timing_seed, request.timing, threads);
   judge_timing(e);
   if (e.timing->ok) e.placement = place(bench, *e.timing);
+  if (e.status == verdict::kFaster) gate_on_roofline(ctx, bench, e);
 }
 
 }  // namespace
@@ -105,6 +125,7 @@ Evaluation LocalEvaluator::evaluate(const Benchmark& bench, const EvalRequest& r
   e.benchmark = bench.name;
   e.benchmark_hash = bench.hash;
   e.label = request.label;
+  e.baseline = request.baseline_label;
   e.source_hash = hash_hex(request.source);
   e.sandbox = describe(ctx_.policy);
   e.environment = ctx_.run_env;

@@ -25,6 +25,10 @@ struct EvalRequest {
   /// Seeds the draw of check and timing seeds (for reproducible evaluations); drawn from the
   /// system's entropy when absent.
   std::optional<uint64_t> seed;
+  /// Times the candidate against this kernel source instead of the original (the check is
+  /// still against the original): one alternated evaluation against, say, the human version.
+  std::optional<std::string> baseline_source;
+  std::string baseline_label = "original";  ///< How the verdict names the baseline.
 };
 
 /// Receives "build", "check", "time" as the evaluation moves on.

@@ -4,6 +4,8 @@
 
 #include <fmt/format.h>
 #include <algorithm>
+#include <cstdio>
+#include <ctime>
 #include <nlohmann/json.hpp>
 
 #include "tools/eval/evaluation.h"
@@ -82,7 +84,51 @@ CoreRates rates_from(const Json& j) {
   return {j.value("one_core", 0.0), j.value("all_cores", 0.0)};
 }
 
+constexpr double kStaleDays = 30;
+
+bool under_load(double load, int threads) {
+  return load > 0.5 * std::max(threads, 1);
+}
+
+// Days since an ISO 8601 UTC time stamp ("2026-11-23T17:40:03Z"); large when unreadable.
+double age_in_days(const std::string& stamp) {
+  std::tm tm{};
+  if (!strptime(stamp.c_str(), "%Y-%m-%dT%H:%M:%S", &tm)) return 1e9;
+  const std::time_t then = timegm(&tm);
+  return std::difftime(std::time(nullptr), then) / 86400.0;
+}
+
+bool needs_measuring(const MachineModel& cached) {
+  if (age_in_days(cached.measured_at) > kStaleDays) return true;
+  return !cached.trusted() && !under_load(current_load_average(), cached.host.threads);
+}
+
 }  // namespace
+
+double current_load_average() {
+  double load = 0;
+  if (std::FILE* f = std::fopen("/proc/loadavg", "r")) {
+    if (std::fscanf(f, "%lf", &load) != 1) load = 0;
+    std::fclose(f);
+  }
+  return load;
+}
+
+bool MachineModel::trusted() const {
+  return caveat().empty();
+}
+
+std::string MachineModel::caveat() const {
+  if (under_load(load_average, host.threads))
+    return fmt::format(
+        "the machine model was measured under load (load average {:.1f} on {} "
+        "logical CPUs); run `kopt machine --refresh` on a quiet machine",
+        load_average, host.threads);
+  for (const auto* r : {&bandwidth, &fp64, &fp32, &int32})
+    if (r->all_cores < 0.9 * r->one_core)
+      return "the machine model is implausible: an all-core rate is below its one-core rate";
+  return {};
+}
 
 Peaks MachineModel::peaks() const {
   return {"host", fp32.all_cores, fp64.all_cores, int32.all_cores, bandwidth.all_cores};
@@ -102,11 +148,12 @@ Result<MachineModel> host_machine(const ExecutionContext& ctx, const MachineOpti
   const auto path = ctx.cache_root / "machine" / (model.key + ".json");
   if (!options.refresh)
     if (auto doc = read_json_file(path); doc)
-      if (auto cached = machine_from_json(*doc); cached) {
+      if (auto cached = machine_from_json(*doc); cached && !needs_measuring(*cached)) {
         cached->cached = true;
         return cached;
       }
   model.compiler = tc->fingerprint;
+  model.load_average = current_load_average();
   if (auto st = measure(ctx, tc->compiler, options, progress, model); !st) return st.error();
   model.measured_at = now_iso8601();
   if (auto st = write_json_file(path, to_json(model)); !st) return st.error();
@@ -126,6 +173,9 @@ Json to_json(const MachineModel& m) {
           {"compiler", m.compiler},
           {"key", m.key},
           {"measured_at", m.measured_at},
+          {"load_average", m.load_average},
+          {"trusted", m.trusted()},
+          {"caveat", m.caveat()},
           {"cached", m.cached}};
 }
 
@@ -141,6 +191,7 @@ Result<MachineModel> machine_from_json(const Json& doc) {
   m.compiler = doc.value("compiler", "");
   m.key = doc.value("key", "");
   m.measured_at = doc.value("measured_at", "");
+  m.load_average = doc.value("load_average", 0.0);
   if (!(m.bandwidth.all_cores > 0 && m.fp64.all_cores > 0)) return fail("incomplete machine model");
   return m;
 }
@@ -163,8 +214,10 @@ std::string describe(const MachineModel& m) {
   const Intensities b = balance_points(m.peaks());
   text += fmt::format("balance    fp64 {:.2f}, fp32 {:.2f}, int32 {:.2f} op/byte\n", b.fp64, b.fp32,
                       b.int_ops);
-  text += fmt::format("measured   {}{} (triad over {:.0f} MiB; {})\n", m.measured_at,
-                      m.cached ? ", cached" : "", m.triad_bytes / (1 << 20), m.compiler);
+  text += fmt::format("measured   {}{} (triad over {:.0f} MiB; load average {:.1f}; {})\n",
+                      m.measured_at, m.cached ? ", cached" : "", m.triad_bytes / (1 << 20),
+                      m.load_average, m.compiler);
+  if (!m.trusted()) text += "caveat     " + m.caveat() + "\n";
   return text;
 }
 

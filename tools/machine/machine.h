@@ -32,7 +32,15 @@ struct MachineModel {
   std::string compiler;     ///< Fingerprint of the compiler that built the probe.
   std::string key;          ///< Cache key.
   std::string measured_at;  ///< ISO 8601, UTC.
+  double load_average = 0;  ///< The 1-minute load average when the measurement began.
   bool cached = false;      ///< Read from the cache rather than measured now.
+
+  /// Whether the figures can be trusted as the machine's ceilings: not measured under load
+  /// (load average above half the logical CPUs) and every all-core rate at least 0.9 times its
+  /// one-core rate.
+  bool trusted() const;
+  /// Why the model is not trusted, or empty.
+  std::string caveat() const;
 
   /// All-core peaks, named "host".
   Peaks peaks() const;
@@ -49,9 +57,14 @@ struct MachineOptions {
 /// Receives "compile", "triad 1 core", ... as the measurement moves on.
 using MachineProgress = std::function<void(const std::string& step)>;
 
-/// The cached model of this host, or a fresh measurement (stored in the cache).
+/// The cached model of this host, or a fresh measurement (stored in the cache). A cached model
+/// is measured again when older than 30 days, or when it is not trusted and the machine is now
+/// quiet enough to do better.
 Result<MachineModel> host_machine(const ExecutionContext& ctx, const MachineOptions& options,
                                   const MachineProgress& progress = {});
+
+/// The 1-minute load average (/proc/loadavg), or 0 when unreadable.
+double current_load_average();
 
 /// The kopt-machine/1 document.
 Json to_json(const MachineModel& model);

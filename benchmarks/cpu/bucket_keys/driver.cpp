@@ -18,6 +18,18 @@ class BucketKeys : public kopt_bench::Problem {
     for (double& s : splitters_) s = keys_[rng.integer(0, n_ - 1)];
     std::sort(splitters_.begin(), splitters_.end());
   }
+  // 0: keys anywhere (off the 1/64 grid, beyond +-1000, up to +-1e12), splitters among them;
+  // 1: every key and every splitter equal; 2: few distinct keys, many duplicate splitters.
+  int edge_cases() const override { return 3; }
+  void fill_edge(kopt_bench::Rng& rng, int k) override {
+    for (double& key : keys_) {
+      if (k == 0) key = rng.uniform(-1000, 1000) * (rng.next() % 8 ? 1.0 : 1e9);
+      if (k == 1) key = 2.5;
+      if (k == 2) key = -static_cast<double>(rng.integer(0, 3));
+    }
+    for (double& s : splitters_) s = keys_[rng.integer(0, n_ - 1)];
+    std::sort(splitters_.begin(), splitters_.end());
+  }
   void call() override {
     classify_keys(keys_.data(), n_, splitters_.data(), kSplitters, bucket_.data(), counts_.data());
   }

@@ -5,5 +5,6 @@
 
 #include <cstdint>
 
+// Keys are any finite doubles (any sign or magnitude); keys may equal splitters.
 void classify_keys(const double* keys, long n, const double* splitters, int nsplit, int32_t* bucket,
                    int64_t* counts);

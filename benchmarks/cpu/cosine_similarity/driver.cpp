@@ -1,3 +1,5 @@
+#include <algorithm>
+
 #include "harness.h"
 #include "kernel.h"
 
@@ -7,6 +9,26 @@ class CosineSimilarity : public kopt_bench::Problem {
   static constexpr int kDim = 100;
   explicit CosineSimilarity(long n) : n_(n), emb_(n * kDim), sim_(n * n) { output("sim", sim_); }
   void fill(kopt_bench::Rng& rng) override { rng.fill(emb_, -1.0, 1.0); }
+  // 0: rows scaled by 1e-100 .. 1e100; 1: duplicate and negated rows (similarity exactly
+  // +-1); 2: rows with a single nonzero entry (many similarities exactly 0).
+  int edge_cases() const override { return 3; }
+  void fill_edge(kopt_bench::Rng& rng, int k) override {
+    fill(rng);
+    for (long i = 0; i < n_; ++i) {
+      double* row = emb_.data() + i * kDim;
+      if (k == 0) {
+        const double scale = std::pow(10.0, static_cast<double>(rng.integer(-100, 100)));
+        for (int c = 0; c < kDim; ++c) row[c] *= scale;
+      } else if (k == 1 && i > 0) {
+        const double* earlier = emb_.data() + rng.integer(0, i - 1) * kDim;
+        const double sign = rng.next() % 2 ? 1.0 : -1.0;
+        for (int c = 0; c < kDim; ++c) row[c] = sign * earlier[c];
+      } else if (k == 2) {
+        std::fill(row, row + kDim, 0.0);
+        row[rng.integer(0, kDim - 1)] = rng.uniform(0.5, 2.0);
+      }
+    }
+  }
   void call() override { cosine_similarity(emb_.data(), n_, kDim, sim_.data()); }
 
  private:

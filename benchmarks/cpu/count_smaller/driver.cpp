@@ -1,3 +1,5 @@
+#include <algorithm>
+
 #include "harness.h"
 #include "kernel.h"
 
@@ -7,6 +9,20 @@ class CountSmaller : public kopt_bench::Problem {
   explicit CountSmaller(long n) : n_(n), values_(n), counts_(n) { output("counts", counts_); }
   void fill(kopt_bench::Rng& rng) override {
     rng.fill(values_, static_cast<double>(-(n_ / 2)), static_cast<double>(n_ / 2));
+  }
+  // 0: values over the whole int32 range, both extremes included; 1: all values equal;
+  // 2: strictly decreasing values.
+  int edge_cases() const override { return 3; }
+  void fill_edge(kopt_bench::Rng& rng, int k) override {
+    constexpr int64_t kMin = std::numeric_limits<int32_t>::min();
+    constexpr int64_t kMax = std::numeric_limits<int32_t>::max();
+    for (long i = 0; i < n_; ++i) {
+      if (k == 0)
+        values_[i] =
+            static_cast<int32_t>(i % 7 == 0 ? (i % 2 ? kMin : kMax) : rng.integer(kMin, kMax));
+      if (k == 1) values_[i] = 5;
+      if (k == 2) values_[i] = static_cast<int32_t>(kMax - 3 * i);
+    }
   }
   void call() override { count_smaller(values_.data(), n_, counts_.data()); }
 

@@ -4,4 +4,5 @@
 
 #include <cstdint>
 
+// Values are any int32, from INT32_MIN to INT32_MAX, repeats allowed.
 void count_smaller(const int32_t* values, long n, int32_t* counts);

@@ -1,3 +1,5 @@
+#include <algorithm>
+
 #include "harness.h"
 #include "kernel.h"
 
@@ -12,6 +14,17 @@ class Histogram : public kopt_bench::Problem {
       x = rng.uniform(-1, 1) + rng.uniform(-1, 1) + rng.uniform(-1, 1) + rng.uniform(-1, 1);
     lo_ = rng.uniform(-2.5, -2.0);
     hi_ = rng.uniform(2.0, 2.5);
+  }
+  // 0: every value on a bin edge, computed by the formula of kernel.h; 1: values far outside
+  // [lo, hi) on both sides; 2: all values equal (one bin takes everything).
+  int edge_cases() const override { return 3; }
+  void fill_edge(kopt_bench::Rng& rng, int k) override {
+    fill(rng);
+    for (auto& x : v_) {
+      if (k == 0) x = lo_ + static_cast<double>(rng.integer(0, kBins)) * (hi_ - lo_) / kBins;
+      if (k == 1) x = rng.uniform(-1e6, 1e6);
+    }
+    if (k == 2) std::fill(v_.begin(), v_.end(), rng.uniform(lo_, hi_));
   }
   void call() override { histogram(v_.data(), n_, lo_, hi_, counts_.data(), kBins); }
 

@@ -4,4 +4,5 @@
 
 #include <cstdint>
 
+// v holds any finite doubles, however far outside [lo, hi); lo < hi.
 void histogram(const double* v, long n, double lo, double hi, int64_t* counts, int bins);

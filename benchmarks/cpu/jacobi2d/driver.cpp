@@ -1,3 +1,5 @@
+#include <algorithm>
+
 #include "harness.h"
 #include "kernel.h"
 
@@ -9,13 +11,21 @@ class Jacobi2d : public kopt_bench::Problem {
   void fill(kopt_bench::Rng& rng) override {
     rng.fill(u0_, 0.0, 1.0);
     r_ = rng.uniform(0.1, 0.25);
+    steps_ = kSteps;
   }
-  void call() override { jacobi2d(u0_.data(), u_.data(), scratch_.data(), n_, kSteps, r_); }
+  // Sweep counts other than the driver's 10: 0 (u is u0), 1 and 7 (odd).
+  int edge_cases() const override { return 3; }
+  void fill_edge(kopt_bench::Rng& rng, int k) override {
+    fill(rng);
+    steps_ = k == 0 ? 0 : (k == 1 ? 1 : 7);
+  }
+  void call() override { jacobi2d(u0_.data(), u_.data(), scratch_.data(), n_, steps_, r_); }
 
  private:
   long n_;
   std::vector<double> u0_, u_, scratch_;
   double r_ = 0;
+  int steps_ = kSteps;
 };
 
 int main(int argc, char** argv) {

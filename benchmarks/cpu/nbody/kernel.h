@@ -3,4 +3,5 @@
 // Body i is body[4i .. 4i+2] = position, body[4i+3] = mass; acc[3i .. 3i+2] receives acc_i.
 #pragma once
 
+// Masses are nonnegative; bodies may coincide (eps > 0 keeps every term finite).
 void nbody_accel(const double* body, double* acc, long n, double eps);

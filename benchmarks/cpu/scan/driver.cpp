@@ -1,3 +1,5 @@
+#include <algorithm>
+
 #include "harness.h"
 #include "kernel.h"
 
@@ -6,6 +8,16 @@ class Scan : public kopt_bench::Problem {
  public:
   explicit Scan(long n) : n_(n), x_(n), y_(n) { output("y", y_); }
   void fill(kopt_bench::Rng& rng) override { rng.fill(x_, 0.0, 1.0); }
+  // 0: all ones (exact sums); 1: subnormal values (exact sums, wrong if flushed to zero);
+  // 2: zeros with rare spikes of 1e15.
+  int edge_cases() const override { return 3; }
+  void fill_edge(kopt_bench::Rng& rng, int k) override {
+    for (auto& v : x_) {
+      if (k == 0) v = 1.0;
+      if (k == 1) v = rng.uniform(0, 1) * 1e-310;
+      if (k == 2) v = rng.next() % 97 ? 0.0 : 1e15;
+    }
+  }
   void call() override { prefix_sum(x_.data(), y_.data(), n_); }
 
  private:

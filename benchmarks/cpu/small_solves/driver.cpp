@@ -1,3 +1,5 @@
+#include <algorithm>
+
 #include "harness.h"
 #include "kernel.h"
 
@@ -13,6 +15,25 @@ class SmallSolves : public kopt_bench::Problem {
     for (long s = 0; s < n_; ++s)
       for (int r = 0; r < kOrder; ++r) a_[(s * kOrder + r) * kOrder + r] += 1.0;
     rng.fill(b_, -1.0, 1.0);
+  }
+  // 0: zero diagonals: each system is a row rotation of a diagonally dominant matrix, with
+  // the entries landing on the diagonal set to 0 (solvable only with pivoting).
+  // 1: systems scaled by 1e-100 .. 1e100 (the solution does not change).
+  int edge_cases() const override { return 2; }
+  void fill_edge(kopt_bench::Rng& rng, int k) override {
+    fill(rng);
+    for (long s = 0; s < n_; ++s) {
+      double* a = a_.data() + s * kOrder * kOrder;
+      if (k == 0) {
+        for (int r = 0; r < kOrder; ++r) a[r * kOrder + r] += 3.0;
+        std::rotate(a, a + kOrder, a + kOrder * kOrder);
+        for (int r = 0; r < kOrder; ++r) a[r * kOrder + r] = 0.0;
+      } else {
+        const double scale = std::pow(10.0, static_cast<double>(rng.integer(-100, 100)));
+        for (int i = 0; i < kOrder * kOrder; ++i) a[i] *= scale;
+        for (int r = 0; r < kOrder; ++r) b_[s * kOrder + r] *= scale;
+      }
+    }
   }
   void call() override { solve_small_systems(a_.data(), b_.data(), n_, kOrder, x_.data()); }
 

@@ -3,4 +3,5 @@
 // row-major (count*k*k values), b the right-hand sides (count*k); x receives the solutions.
 #pragma once
 
+// Every system is nonsingular; its diagonal may hold zeros (pivoting finds a row).
 void solve_small_systems(const double* a, const double* b, long count, int k, double* x);

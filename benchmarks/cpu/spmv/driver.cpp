@@ -28,6 +28,23 @@ class Spmv : public kopt_bench::Problem {
     rng.fill(val_, 0.01, 1.0);
     rng.fill(x_, 0.01, 1.0);
   }
+  // 0: about half the rows empty (the first and the last among them); 1: every entry in one
+  // row, the others empty; 2: columns unsorted within rows, with repeated columns (summed).
+  int edge_cases() const override { return 3; }
+  void fill_edge(kopt_bench::Rng& rng, int k) override {
+    const long dense = rng.integer(0, n_ - 1);
+    for (long i = 0; i < n_; ++i) {
+      long len = rng.integer(1, 12);
+      if (k == 0 && (i == 0 || i == n_ - 1 || rng.next() % 2)) len = 0;
+      if (k == 1) len = i == dense ? 3 * n_ : 0;
+      row_ptr_[i + 1] = row_ptr_[i] + len;
+    }
+    col_.resize(row_ptr_[n_]);
+    val_.resize(row_ptr_[n_]);
+    for (auto& c : col_) c = static_cast<int32_t>(rng.integer(0, k == 2 ? 3 : n_ - 1) % n_);
+    rng.fill(val_, 0.01, 1.0);
+    rng.fill(x_, 0.01, 1.0);
+  }
   void call() override {
     spmv(n_, row_ptr_.data(), col_.data(), val_.data(), x_.data(), y_.data());
   }

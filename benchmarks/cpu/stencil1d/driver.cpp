@@ -1,3 +1,5 @@
+#include <algorithm>
+
 #include "harness.h"
 #include "kernel.h"
 
@@ -7,14 +9,25 @@ class Stencil1d : public kopt_bench::Problem {
   static constexpr int kRadius = 8;
   explicit Stencil1d(long n) : n_(n), in_(n), out_(n), w_(2 * kRadius + 1) { output("out", out_); }
   void fill(kopt_bench::Rng& rng) override {
+    radius_ = kRadius;
+    w_.resize(2 * kRadius + 1);
     rng.fill(in_, -1.0, 1.0);
     rng.fill(w_, -1.0, 1.0);
   }
-  void call() override { stencil1d(in_.data(), out_.data(), n_, w_.data(), kRadius); }
+  // Radii other than the driver's 8: 0, 1 and 20 (wider than the small check sizes).
+  int edge_cases() const override { return 3; }
+  void fill_edge(kopt_bench::Rng& rng, int k) override {
+    fill(rng);
+    radius_ = k == 0 ? 0 : (k == 1 ? 1 : 20);
+    w_.resize(2 * radius_ + 1);
+    rng.fill(w_, -1.0, 1.0);
+  }
+  void call() override { stencil1d(in_.data(), out_.data(), n_, w_.data(), radius_); }
 
  private:
   long n_;
   std::vector<double> in_, out_, w_;
+  int radius_ = kRadius;
 };
 
 int main(int argc, char** argv) {

@@ -1,3 +1,5 @@
+#include <utility>
+
 #include "harness.h"
 #include "kernel.h"
 
@@ -8,12 +10,25 @@ class Transpose : public kopt_bench::Problem {
       : rows_(n), cols_(n + n / 2 + 1), a_(rows_ * cols_), b_(rows_ * cols_) {
     output("b", b_);
   }
-  void fill(kopt_bench::Rng& rng) override { rng.fill(a_, -1.0, 1.0); }
-  void call() override { transpose(a_.data(), b_.data(), rows_, cols_); }
+  void fill(kopt_bench::Rng& rng) override {
+    rng.fill(a_, -1.0, 1.0);
+    shape_ = {rows_, cols_};
+  }
+  // Other shapes of the same element count: one column, one row, and the transposed shape.
+  int edge_cases() const override { return 3; }
+  void fill_edge(kopt_bench::Rng& rng, int k) override {
+    fill(rng);
+    const long total = static_cast<long>(a_.size());
+    if (k == 0) shape_ = {total, 1};
+    if (k == 1) shape_ = {1, total};
+    if (k == 2) shape_ = {cols_, rows_};
+  }
+  void call() override { transpose(a_.data(), b_.data(), shape_.first, shape_.second); }
 
  private:
   long rows_, cols_;
   std::vector<double> a_, b_;
+  std::pair<long, long> shape_{rows_, cols_};
 };
 
 int main(int argc, char** argv) {

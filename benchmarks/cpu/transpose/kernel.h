@@ -2,4 +2,5 @@
 // row-major cols x rows.
 #pragma once
 
+// rows >= 1 and cols >= 1, any shape.
 void transpose(const double* a, double* b, long rows, long cols);

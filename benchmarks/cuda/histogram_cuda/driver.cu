@@ -20,6 +20,14 @@ class Histogram : public cuda::Problem {
     }
     data_.upload(data_host_);
   }
+  // 0: every byte 255 (one bin takes everything); 1: bytes 0 and 255 only; 2: uniform bytes.
+  int edge_cases() const override { return 3; }
+  void fill_edge(Rng& rng, int k) override {
+    for (auto& byte : data_host_)
+      byte =
+          static_cast<unsigned char>(k == 0 ? 255 : (k == 1 ? (rng.next() % 2) * 255 : rng.next()));
+    data_.upload(data_host_);
+  }
   void call() override { histogram256(data_.data(), bins_.data(), n_); }
 
  private:

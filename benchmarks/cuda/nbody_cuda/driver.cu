@@ -34,6 +34,29 @@ class Nbody : public cuda::Problem {
     z_.upload(z_host_);
     m_.upload(m_host_);
   }
+  // 0: every body at one point; 1: pairs of bodies at the same point; 2: positions over
+  // [-100, 100) with a third of the bodies massless.
+  int edge_cases() const override { return 3; }
+  void fill_edge(Rng& rng, int k) override {
+    rng.fill(x_host_, -1.0, 1.0);
+    rng.fill(y_host_, -1.0, 1.0);
+    rng.fill(z_host_, -1.0, 1.0);
+    rng.fill(m_host_, 0.5 / n_, 1.5 / n_);
+    const float point = static_cast<float>(rng.uniform(-1, 1));
+    for (long i = 0; i < n_; ++i)
+      for (auto* v : {&x_host_, &y_host_, &z_host_}) {
+        float& p = (*v)[i];
+        if (k == 0) p = point;
+        if (k == 1 && i % 2) p = (*v)[i - 1];
+        if (k == 2) p *= 100;
+      }
+    if (k == 2)
+      for (long i = 0; i < n_; i += 3) m_host_[i] = 0;
+    x_.upload(x_host_);
+    y_.upload(y_host_);
+    z_.upload(z_host_);
+    m_.upload(m_host_);
+  }
   void call() override {
     nbody_accel(x_.data(), y_.data(), z_.data(), m_.data(), ax_.data(), ay_.data(), az_.data(), n_,
                 1e-3f);

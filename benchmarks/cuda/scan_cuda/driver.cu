@@ -11,6 +11,13 @@ class Scan : public cuda::Problem {
     for (auto& v : in_host_) v = static_cast<uint32_t>(rng.next() >> 32);
     in_.upload(in_host_);
   }
+  // 0: every value 0xffffffff (the sums wrap around); 1: all zeros; 2: all ones.
+  int edge_cases() const override { return 3; }
+  void fill_edge(Rng& rng, int k) override {
+    (void)rng;
+    for (auto& v : in_host_) v = k == 0 ? 0xffffffffu : (k == 1 ? 0u : 1u);
+    in_.upload(in_host_);
+  }
   void call() override { inclusive_scan(in_.data(), out_.data(), n_); }
 
  private:

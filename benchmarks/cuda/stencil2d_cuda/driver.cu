@@ -15,6 +15,16 @@ class Stencil : public cuda::Problem {
     w_ = (1.0f - c_) / 4;
     in_.upload(in_host_);
   }
+  // 0: c = 1, w = 0 (out is in); 1: a constant grid; 2: c = -1, w = 0.5 (weights of both
+  // signs, not summing to 1).
+  int edge_cases() const override { return 3; }
+  void fill_edge(Rng& rng, int k) override {
+    fill(rng);
+    if (k == 0) c_ = 1, w_ = 0;
+    if (k == 1) std::fill(in_host_.begin(), in_host_.end(), static_cast<float>(rng.uniform(-1, 1)));
+    if (k == 2) c_ = -1, w_ = 0.5f;
+    in_.upload(in_host_);
+  }
   void call() override { stencil5(in_.data(), out_.data(), n_, c_, w_); }
 
  private:

@@ -1,3 +1,5 @@
+#include <utility>
+
 #include "cuda_harness.cuh"
 #include "kernel.h"
 
@@ -13,13 +15,24 @@ class Transpose : public cuda::Problem {
   void fill(Rng& rng) override {
     rng.fill(in_host_, -1.0, 1.0);
     in_.upload(in_host_);
+    shape_ = {rows_, cols_};
   }
-  void call() override { transpose(in_.data(), out_.data(), rows_, cols_); }
+  // Other shapes of the same element count: one column, one row, the transposed shape.
+  int edge_cases() const override { return 3; }
+  void fill_edge(Rng& rng, int k) override {
+    fill(rng);
+    const long total = rows_ * cols_;
+    if (k == 0) shape_ = {total, 1};
+    if (k == 1) shape_ = {1, total};
+    if (k == 2) shape_ = {cols_, rows_};
+  }
+  void call() override { transpose(in_.data(), out_.data(), shape_.first, shape_.second); }
 
  private:
   long rows_, cols_;
   std::vector<float> in_host_;
   cuda::DeviceBuffer<float> in_, out_;
+  std::pair<long, long> shape_{rows_, cols_};
 };
 
 int main(int argc, char** argv) {

@@ -14,6 +14,20 @@ class Triad : public cuda::Problem {
     b_.upload(b_host_);
     c_.upload(c_host_);
   }
+  // 0: s = 0 (a is b); 1: s = -1000; 2: b = 0 and c subnormal (lost if flushed to zero).
+  int edge_cases() const override { return 3; }
+  void fill_edge(Rng& rng, int k) override {
+    fill(rng);
+    if (k == 0) s_ = 0;
+    if (k == 1) s_ = -1000;
+    if (k == 2) {
+      s_ = 1;
+      std::fill(b_host_.begin(), b_host_.end(), 0.0f);
+      for (auto& v : c_host_) v = static_cast<float>(rng.uniform(1, 2) * 1e-40);
+      b_.upload(b_host_);
+      c_.upload(c_host_);
+    }
+  }
   void call() override { triad(a_.data(), b_.data(), c_.data(), s_, n_); }
 
  private:
