@@ -61,14 +61,22 @@ class Parser {
   }
   double power() {
     double base = unary();
-    return accept('^') ? std::pow(base, power()) : base;
+    if (!accept('^')) return base;
+    if (!deeper()) return 0;  // '^' is right-associative: each one nests a level.
+    const double exponent = power();
+    --depth_;
+    return std::pow(base, exponent);
   }
-  // Every level of nesting ('(', f(, '-', '^') passes through here, so the depth is bounded here
-  // instead of by the stack.
-  double unary() {
+  // Counts a level of nesting; false (with the error set) past the bound, so that the depth is
+  // bounded here instead of by the stack.
+  bool deeper() {
     if (error_.empty() && ++depth_ > kMaxExpressionDepth)
       error_ = "nested deeper than " + std::to_string(kMaxExpressionDepth) + " levels";
-    if (!error_.empty()) return 0;
+    return error_.empty();
+  }
+  // Every '(', f( and unary '-' passes through here.
+  double unary() {
+    if (!deeper()) return 0;
     const double value = accept('-') ? -unary() : atom();
     --depth_;
     return value;
@@ -77,7 +85,7 @@ class Parser {
     skip_space();
     if (accept('(')) {
       double value = sum();
-      if (!accept(')')) error_ = "missing ')'";
+      if (!accept(')') && error_.empty()) error_ = "missing ')'";
       return value;
     }
     if (pos_ < text_.size() &&
@@ -99,7 +107,7 @@ class Parser {
         return 0;
       }
       double arg = sum();
-      if (!accept(')')) error_ = "missing ')'";
+      if (!accept(')') && error_.empty()) error_ = "missing ')'";
       return word == "log2" ? std::log2(arg) : std::sqrt(arg);
     }
     error_ = word.empty() ? "expected a number, n or '('" : "unknown name '" + word + "'";

@@ -105,9 +105,12 @@ void run_stages(const ExecutionContext& ctx, Builder& builder, const Benchmark& 
                             std::chrono::seconds(600),
                             bench.language == Language::cuda ? 0 : default_memory_limit()};
   DriverRun reference = run_driver(ctx, bench, original.binary, ref_request);
-  if (!reference.failure.empty() || reference.outputs.size() != 1)
-    return set_verdict(e, verdict::kError, "setup",
-                       "the original fails at the time size: " + reference.failure);
+  // Check mode records the seed's outputs first, then the benchmark's edge cases.
+  if (!reference.failure.empty() || reference.outputs.empty())
+    return set_verdict(
+        e, verdict::kError, "setup",
+        "the original fails at the time size: " +
+            (reference.failure.empty() ? "it recorded no outputs" : reference.failure));
   const int threads = allowed_threads(bench, ctx, reference.threads_max);
   e.timing = time_candidate(ctx, bench, baseline.binary, e.build.binary, reference.outputs[0],
                             e.timing_seed, request.timing, threads);

@@ -5,7 +5,7 @@
 // kernel can read says "timed", it computes every call and is caught by nothing, or earlier.)
 // needs: timing
 // machine: generous
-// expect: roofline|wrong|unwritten
+// expect: roofline|wrong|unwritten|outside-window
 #include <cmath>
 #include <cstdlib>
 #include <cstring>

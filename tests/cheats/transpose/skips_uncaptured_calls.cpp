@@ -4,7 +4,7 @@
 // transposes every call.)
 // needs: timing
 // machine: generous
-// expect: roofline|wrong|unwritten
+// expect: roofline|wrong|unwritten|outside-window
 #include <cstdlib>
 #include <cstring>
 #include <vector>
