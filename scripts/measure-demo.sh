@@ -27,14 +27,5 @@ for seed in "${seeds[@]}"; do
     printf '%-5s %s\n' "$seed" "no summary (see $out/seed-$seed.log)"
     continue
   fi
-  python3 - "$summary" "$seed" "$wall" <<'EOF'
-import json, sys
-s = json.load(open(sys.argv[1]))
-cands = s.get("candidates", [])
-correct = sum(c["status"] in ("faster", "not-faster", "slower", "correct") for c in cands)
-win = any(c["status"] == "faster" for c in cands)
-b = s["best"]
-best = "original" if b["id"] == "original" else f'{b["id"]} {b["speedup"]:.2f}x [{b["ci_low"]:.2f}, {b["ci_high"]:.2f}]'
-print(f'{sys.argv[2]:<5} {correct}/{len(cands):<7} {"yes" if win else "no":<8} {best:<22} {sys.argv[3]:<8} {s["stop"]["rule"]}')
-EOF
+  python3 scripts/run-outcome.py "$summary" --row "$seed" "$wall"
 done

@@ -24,14 +24,32 @@ std::string cpu_identity_of(std::string_view cpuinfo) {
   return vendor + "|" + family + "|" + model + "|" + flags;
 }
 
-const std::string& host_cpu_identity() {
-  static const std::string identity = [] {
+namespace {
+
+const std::string& cpuinfo_text() {
+  static const std::string text = [] {
     std::ifstream in("/proc/cpuinfo");
-    std::ostringstream text;
-    text << in.rdbuf();
-    return cpu_identity_of(text.str());
+    std::ostringstream out;
+    out << in.rdbuf();
+    return out.str();
   }();
+  return text;
+}
+
+}  // namespace
+
+const std::string& host_cpu_identity() {
+  static const std::string identity = cpu_identity_of(cpuinfo_text());
   return identity;
+}
+
+const std::string& host_cpu_model() {
+  static const std::string model = [] {
+    for (const auto& line : split(cpuinfo_text(), '\n'))
+      if (starts_with(line, "model name")) return trim(line.substr(line.find(':') + 1));
+    return std::string("unknown cpu");
+  }();
+  return model;
 }
 
 }  // namespace kopt

@@ -14,4 +14,8 @@ std::string cpu_identity_of(std::string_view cpuinfo);
 /// cpu_identity_of(/proc/cpuinfo) for this machine, read once.
 const std::string& host_cpu_identity();
 
+/// The first processor's "model name" (for people: a VM may give several CPUs one name), or
+/// "unknown cpu".
+const std::string& host_cpu_model();
+
 }  // namespace kopt

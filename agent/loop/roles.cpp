@@ -73,15 +73,15 @@ OptimizerSession::OptimizerSession(LoopServices& s, const Benchmark& bench, cons
       repairs_left_(s.config->repair_attempts) {
   // Edits are copied from the listing: show the file as it is, without line numbers.
   if (s.config->edit_format == "edits") values_["best_source"] = state.best_source;
-  values_["answer_format"] = s.config->edit_format == "edits"
-                                 ? s.prompts->render("optimizer.format.edits", values_).value_or("")
-                                 : s.prompts->render("optimizer.format.file", values_).value_or("");
   values_["plan"] = trim(plan).empty()
                         ? "(the analyst gave no plan: find the biggest inefficiency yourself)"
                         : plan;
 }
 
 Turn OptimizerSession::first() {
+  auto format = s_.prompts->render("optimizer.format." + s_.config->edit_format, values_);
+  if (!format) return render_failure(format.error());
+  values_["answer_format"] = *format;
   auto system = s_.prompts->render("optimizer.system", values_);
   auto user = s_.prompts->render("optimizer.user", values_);
   if (!system) return render_failure(system.error());

@@ -325,24 +325,14 @@ inline void prepare_call(Device& device, const Problem& problem) {
 inline void run_check(Device& device, Problem& problem, const Options& o, int& max_threads) {
   OutputFile file(o.out);
   HostOutputs host(problem.outputs());
-  auto call_and_record = [&](uint64_t label) {
+  for_each_check_input(problem, o.seeds, [&](uint64_t label) {
     prepare_call(device, problem);
     problem.call();
     KOPT_CUDA_CHECK_LAUNCH("kernel launch");
     Device::synchronize("the kernel call");
     if (int t = thread_count(); t > max_threads) max_threads = t;
     file.record(label, host.download());
-  };
-  for (uint64_t seed : o.seeds) {
-    Rng rng(seed);
-    problem.fill(rng);
-    call_and_record(seed);
-  }
-  for (int k = 0; k < problem.edge_cases(); ++k) {
-    Rng rng(o.seeds.front() + static_cast<uint64_t>(k) + 1);
-    problem.fill_edge(rng, k);
-    call_and_record(kEdgeLabel | static_cast<uint64_t>(k));
-  }
+  });
 }
 
 inline Timing run_time(Device& device, Problem& problem, const Options& o, int& max_threads) {

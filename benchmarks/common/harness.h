@@ -294,23 +294,31 @@ inline int64_t now_ns() {
 /// The label bit of an edge case's record in check mode: label kEdgeLabel | k for case k.
 inline constexpr uint64_t kEdgeLabel = uint64_t{1} << 63;
 
-inline void run_check(Problem& problem, const Options& o, OutputFile& file, int& max_threads) {
-  auto call_and_record = [&](uint64_t label) {
-    poison(problem.outputs());
-    problem.call();
-    if (int t = thread_count(); t > max_threads) max_threads = t;
-    file.record(label, problem.outputs());
-  };
-  for (uint64_t seed : o.seeds) {
+/// Fills `problem` with each input check mode uses, in its order — every seed, then every edge
+/// case — and calls `call_and_record(label)` after each fill. One order for every device: the
+/// CPU and the CUDA harness both check through it.
+template <class AnyProblem, class CallAndRecord>
+void for_each_check_input(AnyProblem& problem, const std::vector<uint64_t>& seeds,
+                          CallAndRecord&& call_and_record) {
+  for (uint64_t seed : seeds) {
     Rng rng(seed);
     problem.fill(rng);
     call_and_record(seed);
   }
   for (int k = 0; k < problem.edge_cases(); ++k) {
-    Rng rng(o.seeds.front() + static_cast<uint64_t>(k) + 1);
+    Rng rng(seeds.front() + static_cast<uint64_t>(k) + 1);
     problem.fill_edge(rng, k);
     call_and_record(kEdgeLabel | static_cast<uint64_t>(k));
   }
+}
+
+inline void run_check(Problem& problem, const Options& o, OutputFile& file, int& max_threads) {
+  for_each_check_input(problem, o.seeds, [&](uint64_t label) {
+    poison(problem.outputs());
+    problem.call();
+    if (int t = thread_count(); t > max_threads) max_threads = t;
+    file.record(label, problem.outputs());
+  });
 }
 
 inline bool captured(const Options& o, int index) {

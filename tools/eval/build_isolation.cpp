@@ -61,13 +61,11 @@ Result<KernelInspection> inspect_kernel(const ExecutionContext& ctx, const Bench
   inspection.kernel = parse_nm(read_or_empty(workspace / "kernel.nm"));
   inspection.driver = parse_nm(read_or_empty(workspace / "driver.nm"));
   auto& findings = inspection.findings;
-  findings = check_symbols(inspection.kernel, bench.functions, inspection.driver);
+  findings = check_symbols(inspection.kernel, bench.functions, inspection.driver, !cuda);
   for (auto& f : check_instructions(read_or_empty(workspace / "kernel.dis")))
     findings.push_back(std::move(f));
   // nvcc's host object registers its device code from a static constructor and unregisters it
   // through atexit: the CUDA path keeps the other symbol checks only (see DESIGN.md).
-  if (cuda)
-    std::erase_if(findings, [](const Finding& f) { return f.category == "outside-window"; });
   if (!cuda) {
     for (auto& f : check_sections(read_or_empty(workspace / "kernel.sections")))
       findings.push_back(std::move(f));

@@ -215,13 +215,14 @@ std::string base_name(const std::string& demangled) {
 
 std::vector<Finding> check_symbols(const ObjectSymbols& kernel,
                                    const std::vector<std::string>& allowed,
-                                   const ObjectSymbols& driver) {
+                                   const ObjectSymbols& driver, bool lifetime_rules) {
   std::vector<Finding> findings;
   for (const auto& d : kernel.definitions)
     if (is_global_definition_kind(d.kind))
       if (auto f = check_definition(d, allowed, driver)) findings.push_back(std::move(*f));
   for (const auto& symbol : kernel.imports)
-    for (auto& f : check_import(symbol)) findings.push_back(std::move(f));
+    for (auto& f : check_import(symbol))
+      if (lifetime_rules || f.category != "outside-window") findings.push_back(std::move(f));
   return findings;
 }
 

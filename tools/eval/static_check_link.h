@@ -33,9 +33,11 @@ ObjectSymbols parse_nm(const std::string& nm_output);
 /// Checks the kernel object's global definitions of every kind (strong, weak, unique,
 /// indirect) against `allowed` (the manifest's functions, by unqualified name) and against what
 /// the driver object imports, then its imports (weak ones included) against the deny list.
+/// `lifetime_rules` false leaves out the "outside-window" imports (atexit and kin): nvcc's host
+/// object registers with them itself, so the CUDA path cannot hold kernels to that rule.
 std::vector<Finding> check_symbols(const ObjectSymbols& kernel,
                                    const std::vector<std::string>& allowed,
-                                   const ObjectSymbols& driver);
+                                   const ObjectSymbols& driver, bool lifetime_rules = true);
 
 /// The kernel's global definitions that must become local before linking: all but the
 /// manifest's functions and those the driver also defines (the driver, linked first, keeps

@@ -4,7 +4,6 @@
 
 #include <cstdlib>
 #include <filesystem>
-#include <fstream>
 
 #include <fmt/format.h>
 
@@ -34,14 +33,6 @@ std::string which(const std::string& program, const std::vector<std::string>& ex
 
 std::string first_line(const std::string& text) {
   return trim(text.substr(0, text.find('\n')));
-}
-
-std::string cpu_model() {
-  std::ifstream cpuinfo("/proc/cpuinfo");
-  std::string line;
-  while (std::getline(cpuinfo, line))
-    if (starts_with(line, "model name")) return trim(line.substr(line.find(':') + 1));
-  return "unknown cpu";
 }
 
 std::string version_of(const std::string& compiler, ProcessRunner& runner) {
@@ -103,7 +94,7 @@ Result<Toolchain> find_toolchain(Language language, ProcessRunner& runner) {
   } else {
     tc.compiler = which(env_or("KOPT_CXX", "g++"));
     if (tc.compiler.empty()) return fail("g++ not found (run scripts/setup.sh or set KOPT_CXX)");
-    tc.fingerprint = version_of(tc.compiler, runner) + " | " + cpu_model();
+    tc.fingerprint = version_of(tc.compiler, runner) + " | " + host_cpu_model();
   }
   // -march=native code runs only on this CPU: the identity (every flag, not the model name,
   // which a VM may report as a bare "AMD EPYC" for several generations) is part of every key.
