@@ -42,6 +42,8 @@ std::vector<std::string> driver_args(const DriverRequest& r) {
   return args;
 }
 
+}  // namespace
+
 void classify_exit(DriverRun& run, const DriverRequest& request) {
   const ProcessResult& p = run.process;
   const std::string tail_text = trim(tail(p.output, 600));
@@ -68,6 +70,8 @@ void classify_exit(DriverRun& run, const DriverRequest& request) {
     run.failure = "failed (" + p.describe() + ")" + (tail_text.empty() ? "" : ": " + tail_text);
   }
 }
+
+namespace {
 
 void read_report(DriverRun& run, const fs::path& workspace) {
   auto report = read_json_file(workspace / "report.json");

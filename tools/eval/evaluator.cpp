@@ -1,9 +1,12 @@
 #include "tools/eval/evaluator.h"
 
+#include <algorithm>
 #include <chrono>
 #include <random>
 
 #include "tools/benchmark/expression.h"
+#include "tools/eval/driver_session.h"
+#include "tools/eval/file_protocol.h"
 #include "util/files.h"
 #include "util/hash.h"
 
@@ -48,6 +51,72 @@ void judge_timing(Evaluation& e) {
   }
 }
 
+void judge_check(Evaluation& e) {
+  const bool infra = e.check->category == "error" || e.check->category == "no-gpu";
+  set_verdict(e, infra ? verdict::kError : verdict::kIncorrect, e.check->category, e.check->reason);
+}
+
+uint64_t memory_limit(const Benchmark& bench) {
+  return bench.language == Language::cuda ? 0 : default_memory_limit();
+}
+
+// CPU benchmarks: one session per side serves the check and then the timing, so the kernel
+// sees the same kind of call throughout; the time size is checked too.
+void check_and_time(const ExecutionContext& ctx, const Benchmark& bench, const EvalRequest& request,
+                    const ProgressFn& progress, const std::filesystem::path& original,
+                    Evaluation& e) {
+  DriverSession baseline(ctx, bench, original, memory_limit(bench));
+  if (baseline.failed())
+    return set_verdict(e, verdict::kError, "setup",
+                       "the original's driver does not start: " + baseline.failure().reason);
+  DriverSession candidate(ctx, bench, e.build.binary, memory_limit(bench));
+  CheckSides sides{&baseline, &candidate};
+  std::vector<long> sizes = bench.check_sizes;
+  // Every timed call is checked, so the time size is a check size either way; without timing
+  // the check calls it once per seed.
+  if (!request.time && std::find(sizes.begin(), sizes.end(), bench.time_size) == sizes.end())
+    sizes.push_back(bench.time_size);
+  e.check = candidate.failed() ? CheckOutcome{false,
+                                              candidate.failure().category,
+                                              candidate.failure().reason,
+                                              e.check_seeds,
+                                              {},
+                                              0}
+                               : check_candidate(ctx, bench, sides, e.check_seeds, sizes);
+  if (!e.check->ok) return judge_check(e);
+  if (!request.time)
+    return set_verdict(e, verdict::kCorrect, "",
+                       "same outputs as the original on every check (not timed)");
+  progress("time");
+  const int threads = allowed_threads(bench, ctx, sides.original_threads);
+  e.timing = time_candidate(bench, sides, e.timing_seed, e.check_seeds, request.timing, threads);
+  judge_timing(e);
+  if (e.timing->ok) e.placement = place(bench, *e.timing);
+}
+
+// CUDA benchmarks: the file protocol, one process per size and per timing round.
+void check_and_time_with_files(const ExecutionContext& ctx, const Benchmark& bench,
+                               const EvalRequest& request, const ProgressFn& progress,
+                               const std::filesystem::path& original, Evaluation& e) {
+  e.check = check_with_files(ctx, bench, original, e.build.binary, e.check_seeds);
+  if (!e.check->ok) return judge_check(e);
+  if (!request.time)
+    return set_verdict(e, verdict::kCorrect, "",
+                       "same outputs as the original on every check (not timed)");
+  progress("time");
+  DriverRequest ref_request{"check", bench.time_size,           {e.timing_seed},    0, 1,
+                            {},      std::chrono::seconds(600), memory_limit(bench)};
+  DriverRun reference = run_driver(ctx, bench, original, ref_request);
+  if (!reference.failure.empty() || reference.outputs.size() != 1)
+    return set_verdict(e, verdict::kError, "setup",
+                       "the original fails at the time size: " + reference.failure);
+  const int threads = allowed_threads(bench, ctx, reference.threads_max);
+  e.timing = time_with_files(ctx, bench, original, e.build.binary, reference.outputs[0],
+                             e.timing_seed, request.timing.budget_seconds, threads);
+  judge_timing(e);
+  if (e.timing->ok) e.placement = place(bench, *e.timing);
+}
+
 // Builds, checks and times; returns early with the verdict set at the first failure.
 void run_stages(const ExecutionContext& ctx, Builder& builder, const Benchmark& bench,
                 const EvalRequest& request, const ProgressFn& progress, Evaluation& e) {
@@ -64,36 +133,11 @@ void run_stages(const ExecutionContext& ctx, Builder& builder, const Benchmark& 
   if (!original.ok)
     return set_verdict(e, verdict::kError, "setup",
                        "the original does not build: " + original.failure);
-
   progress("check");
-  e.check = check_candidate(ctx, bench, original.binary, e.build.binary, e.check_seeds);
-  if (!e.check->ok) {
-    const bool infra = e.check->category == "error" || e.check->category == "no-gpu";
-    return set_verdict(e, infra ? verdict::kError : verdict::kIncorrect, e.check->category,
-                       e.check->reason);
-  }
-  if (!request.time)
-    return set_verdict(e, verdict::kCorrect, "",
-                       "same outputs as the original on every check (not timed)");
-
-  progress("time");
-  DriverRequest ref_request{"check",
-                            bench.time_size,
-                            {e.timing_seed},
-                            0,
-                            1,
-                            {},
-                            std::chrono::seconds(600),
-                            bench.language == Language::cuda ? 0 : default_memory_limit()};
-  DriverRun reference = run_driver(ctx, bench, original.binary, ref_request);
-  if (!reference.failure.empty() || reference.outputs.size() != 1)
-    return set_verdict(e, verdict::kError, "setup",
-                       "the original fails at the time size: " + reference.failure);
-  const int threads = allowed_threads(bench, ctx, reference.threads_max);
-  e.timing = time_candidate(ctx, bench, original.binary, e.build.binary, reference.outputs[0],
-                            e.timing_seed, request.timing, threads);
-  judge_timing(e);
-  if (e.timing->ok) e.placement = place(bench, *e.timing);
+  if (bench.language == Language::cuda)
+    check_and_time_with_files(ctx, bench, request, progress, original.binary, e);
+  else
+    check_and_time(ctx, bench, request, progress, original.binary, e);
 }
 
 }  // namespace
@@ -112,7 +156,7 @@ Evaluation LocalEvaluator::evaluate(const Benchmark& bench, const EvalRequest& r
   std::mt19937_64 rng(request.seed ? *request.seed
                                    : std::random_device{}() * 0x9e3779b97f4a7c15ULL);
   e.check_seeds = draw_seeds(rng, bench.seeds);
-  e.timing_seed = draw_seeds(rng, 1).front();
+  e.timing_seed = rng();
   run_stages(
       ctx_, builder_, bench, request, progress ? progress : [](const std::string&) {}, e);
   e.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

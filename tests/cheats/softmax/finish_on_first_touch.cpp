@@ -1,0 +1,71 @@
+// Class 4 (work outside the measured window): the call computes nothing but the rows whose
+// output shares a page with other data; it write-protects the rest of y and returns. The next
+// touch of y (the harness reading or poisoning it once its clock has stopped) faults into a
+// handler that computes the missing rows first. sigaction and mprotect come in as weak imports.
+// kopt compares the time the candidate's process spends outside the calls with the baseline's.
+// expect: deferred
+// needs: timing
+#include <signal.h>
+#include <sys/mman.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+
+#include "kernel.h"
+
+#pragma weak sigaction
+#pragma weak mprotect
+
+namespace {
+
+const double* in = nullptr;
+double* out = nullptr;
+long width = 0, lazy_from = 0, lazy_to = 0;
+char* protected_start = nullptr;
+size_t protected_bytes = 0;
+
+void rows_from(long from, long to) {
+  for (long i = from; i < to; ++i) {
+    const double* row = in + i * width;
+    double max = row[0];
+    for (long j = 1; j < width; ++j)
+      if (row[j] > max) max = row[j];
+    double sum = 0.0;
+    for (long j = 0; j < width; ++j) sum += std::exp(row[j] - max);
+    for (long j = 0; j < width; ++j) out[i * width + j] = std::exp(row[j] - max) / sum;
+  }
+}
+
+void on_fault(int, siginfo_t*, void*) {
+  mprotect(protected_start, protected_bytes, PROT_READ | PROT_WRITE);
+  rows_from(lazy_from, lazy_to);
+}
+
+}  // namespace
+
+void softmax_rows(const double* x, double* y, long rows, long cols) {
+  static bool installed = false;
+  if (!installed) {
+    struct sigaction action = {};
+    action.sa_sigaction = on_fault;
+    action.sa_flags = SA_SIGINFO | SA_NODEFER;
+    sigaction(SIGSEGV, &action, nullptr);
+    installed = true;
+  }
+  in = x;
+  out = y;
+  width = cols;
+  const uintptr_t page = 4096, begin = reinterpret_cast<uintptr_t>(y);
+  const uintptr_t row_bytes = sizeof(double) * cols, end = begin + row_bytes * rows;
+  const uintptr_t first = (begin + page - 1) / page * page, last = end / page * page;
+  if (last <= first + page) return rows_from(0, rows);
+  // Rows that touch the protected pages are deferred; the others are computed now.
+  lazy_from = static_cast<long>((first - begin) / row_bytes);
+  lazy_to = std::min(rows, static_cast<long>((last - begin + row_bytes - 1) / row_bytes));
+  rows_from(0, lazy_from);
+  rows_from(lazy_to, rows);
+  protected_start = reinterpret_cast<char*>(first);
+  protected_bytes = last - first;
+  mprotect(protected_start, protected_bytes, PROT_NONE);
+}
