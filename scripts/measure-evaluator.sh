@@ -25,10 +25,10 @@ else:  # the file protocol (before sessions): per-call samples, two processes a 
     processes = 2 * t["rounds"] + 2 + 2 * len(e["check"]["cases"]) + 1
 total = e["seconds"]
 build, check = e["build"]["seconds"], e["check"]["seconds"]
-outside = t["seconds"] - timed
+outside, rounds = t["seconds"] - timed, t["rounds"]
 print(f"{sys.argv[1]:<6} total {total:6.2f} s = timed calls {timed:6.2f} s + kopt {total - timed:6.2f} s "
       f"(build {build:.2f} s, check {check:.2f} s, timing outside the calls {outside:.2f} s, "
-      f"{processes} driver processes, {t[\"rounds\"]} rounds/pairs)")
+      f"{processes} driver processes, {rounds} rounds/pairs)")
 ' "$1"
 }
 
