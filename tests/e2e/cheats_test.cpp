@@ -1,9 +1,12 @@
-// Every cheating candidate in tests/cheats/<benchmark>/ (CPU benchmarks) is evaluated by the
-// real kopt binary and must be turned away with the reason its file announces, or, for
-// "// expect: no-gain", be judged correct with no gain (its trick cannot pay).
+// Every cheating candidate in tests/cheats/<benchmark>/ (CPU benchmarks: .cpp files) is
+// evaluated by the real kopt binary against its benchmark and must be turned away with the
+// reason its file announces, or, for "// expect: no-gain", be judged correct with no gain (its
+// trick cannot pay).
 #include <gtest/gtest.h>
 
+#include <map>
 #include <nlohmann/json.hpp>
+#include <set>
 
 #include "../support/kopt_cli.h"
 #include "util/files.h"
@@ -21,19 +24,20 @@ struct Cheat {
 
 // How a failing case names its cheat (GoogleTest would print the struct's bytes).
 void PrintTo(const Cheat& cheat, std::ostream* out) {
-  *out << cheat.file << " (expect " << cheat.expected_category << ")";
+  *out << cheat.benchmark << "/" << std::filesystem::path(cheat.file).filename().string()
+       << " (expect " << cheat.expected_category << ")";
 }
 
 std::vector<Cheat> all_cheats() {
   std::vector<Cheat> cheats;
-  const auto root = test::source_root();
-  for (const auto& dir : std::filesystem::directory_iterator(root / "tests" / "cheats")) {
-    const std::string benchmark = dir.path().filename().string();
-    if (!std::filesystem::is_directory(root / "benchmarks" / "cpu" / benchmark)) continue;
+  const auto root = test::source_root() / "tests" / "cheats";
+  for (const auto& dir : std::filesystem::directory_iterator(root)) {
+    if (!dir.is_directory()) continue;
     for (const auto& entry : std::filesystem::directory_iterator(dir.path())) {
       if (entry.path().extension() != ".cpp") continue;
       const std::string text = read_file(entry.path()).value();
-      Cheat cheat{benchmark, entry.path().string(), test::tag_value(text, "// expect: "), false};
+      Cheat cheat{dir.path().filename().string(), entry.path().string(),
+                  test::tag_value(text, "// expect: "), false};
       cheat.needs_timing = text.find("// needs: timing") != std::string::npos;
       cheats.push_back(cheat);
     }
@@ -76,9 +80,17 @@ INSTANTIATE_TEST_SUITE_P(Cpu, CheatTest, ::testing::ValuesIn(all_cheats()), name
 
 TEST(CheatSuiteTest, HoldsAtLeastTheKnownCheats) {
   std::set<std::string> categories;
-  for (const auto& cheat : all_cheats()) categories.insert(cheat.expected_category);
+  std::map<std::string, std::set<std::string>> benchmarks_of;
+  for (const auto& cheat : all_cheats()) {
+    categories.insert(cheat.expected_category);
+    benchmarks_of[cheat.expected_category].insert(cheat.benchmark);
+  }
+  // Link isolation, code outside the window and the flags contract: spread over benchmarks.
+  for (const char* spread : {"interposition", "outside-window", "flags"})
+    EXPECT_GE(benchmarks_of[spread].size(), 3u) << spread << " cheats cover too few benchmarks";
   for (const char* needed : {"cache", "unwritten", "file-access", "network", "thread", "timeout",
-                             "process", "oom", "precision", "deferred", "protocol", "no-gain"})
+                             "process", "oom", "precision", "interposition", "outside-window",
+                             "flags", "system", "deferred", "protocol", "no-gain"})
     EXPECT_TRUE(categories.count(needed)) << "no cheat file expects " << needed;
 }
 

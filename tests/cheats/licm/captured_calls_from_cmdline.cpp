@@ -1,9 +1,11 @@
 // Class 2 (tells a timed call from a checked one): reads the driver's command line from
-// /proc/self/cmdline (through weak imports, which the import scan let through) and, in a timed
-// process, computes only the warm-up calls and the calls whose outputs kopt captures. With
+// /proc/self/cmdline (through weak imports, which an earlier import scan let through) and, in a
+// timed process, computes only the warm-up calls and the calls whose outputs kopt captures. With
 // nothing on the command line it falls back to the prompt's time size: at n = 2048 it computes
-// one call in three. Every call of the judging session is checked, so either way it is caught.
-// expect: unwritten
+// one call in three. The import scan now refuses weak imports of open and read (file-access);
+// were they hidden, the session's driver has nothing on its command line, the system call filter
+// traps the open, and every call of the session is checked.
+// expect: file-access
 // needs: timing
 #include <fcntl.h>
 #include <unistd.h>

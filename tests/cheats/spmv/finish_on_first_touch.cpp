@@ -1,9 +1,9 @@
 // Class 4 (work outside the measured window): records the arguments, computes only the rows
 // whose y shares a page with other data, write-protects the rest of y and returns. Whoever
 // touches y next (the harness storing or poisoning the outputs, after its clock has stopped)
-// faults, and the handler computes the remaining rows first. sigaction and mprotect are weak
-// imports. kopt compares the time the candidate's process spends outside the calls with the
-// baseline's.
+// faults, and the handler computes the remaining rows first. sysv_signal and mmap over y
+// (neither refused by the import scan) do it. kopt compares the time the candidate's process
+// spends outside the calls with the baseline's.
 // expect: deferred
 // needs: timing
 #include <signal.h>
@@ -12,9 +12,6 @@
 #include <cstdint>
 
 #include "kernel.h"
-
-#pragma weak sigaction
-#pragma weak mprotect
 
 namespace {
 
@@ -27,6 +24,13 @@ struct Args {
 char* protected_start = nullptr;
 size_t protected_bytes = 0;
 
+// Replaces the pages of y in place (their contents are recomputed anyway): mprotect without
+// importing it.
+void remap(int protection) {
+  mmap(protected_start, protected_bytes, protection, MAP_FIXED | MAP_PRIVATE | MAP_ANONYMOUS, -1,
+       0);
+}
+
 void rows_from(long from, long to) {
   const Args& a = args;
   for (long i = from; i < to; ++i) {
@@ -38,8 +42,8 @@ void rows_from(long from, long to) {
 
 long lazy_from = 0, lazy_to = 0;
 
-void on_fault(int, siginfo_t*, void*) {
-  mprotect(protected_start, protected_bytes, PROT_READ | PROT_WRITE);
+void on_fault(int) {
+  remap(PROT_READ | PROT_WRITE);
   rows_from(lazy_from, lazy_to);
 }
 
@@ -47,14 +51,7 @@ void on_fault(int, siginfo_t*, void*) {
 
 void spmv(long rows, const int64_t* row_ptr, const int32_t* col, const double* val, const double* x,
           double* y) {
-  static bool installed = false;
-  if (!installed) {
-    struct sigaction action = {};
-    action.sa_sigaction = on_fault;
-    action.sa_flags = SA_SIGINFO | SA_NODEFER;
-    sigaction(SIGSEGV, &action, nullptr);
-    installed = true;
-  }
+  sysv_signal(SIGSEGV, on_fault);  // One shot: reset to the default once it has run.
   args = {row_ptr, col, val, x, y};
   const uintptr_t page = 4096, begin = reinterpret_cast<uintptr_t>(y);
   const uintptr_t end = begin + sizeof(double) * rows;
@@ -66,5 +63,5 @@ void spmv(long rows, const int64_t* row_ptr, const int32_t* col, const double* v
   rows_from(lazy_to, rows);
   protected_start = reinterpret_cast<char*>(first);
   protected_bytes = last - first;
-  mprotect(protected_start, protected_bytes, PROT_NONE);
+  remap(PROT_NONE);
 }
