@@ -38,18 +38,18 @@ class DriverSessionTest : public ::testing::Test {
   Benchmark bench_;
 };
 
-// Fills y with the length of the command line, if the kernel could read it.
-const char* kCommandLineProbe = R"(#include <fcntl.h>
-#include <unistd.h>
-#include "kernel.h"
-#pragma weak open
-#pragma weak read
+// Opens the command line with a system call the static checks cannot see (its bytes 0f 05 sit
+// in a mov immediate) and fills y with what the call returned.
+const char* kCommandLineProbe = R"(#include "kernel.h"
+extern "C" void disguised();
+asm(".text\n.type disguised, @function\ndisguised:\n.byte 0xb8, 0x0f, 0x05, 0x90, 0x90\nret\n");
 void standardize(const double*, const double*, const double*, double* y, long rows, long cols,
                  double, double) {
-  char text[4096];
-  const int fd = open("/proc/self/cmdline", O_RDONLY);
-  const long n = fd < 0 ? -1 : read(fd, text, sizeof text);
-  for (long i = 0; i < rows * cols; ++i) y[i] = static_cast<double>(n);
+  long fd;
+  const auto entry = reinterpret_cast<const char*>(&disguised) + 1;
+  asm volatile("call *%[entry]" : "=a"(fd) : [entry] "r"(entry), "a"(257L), "D"(-100L),
+               "S"("/proc/self/cmdline"), "d"(0L) : "rcx", "r11", "r8", "r9", "r10", "memory");
+  for (long i = 0; i < rows * cols; ++i) y[i] = static_cast<double>(fd);
 }
 )";
 
