@@ -10,7 +10,7 @@
 #include "kernel.h"
 
 namespace {
-std::vector<double> cached_y;
+std::vector<double>& cached_y = *new std::vector<double>;  // No destructor to register.
 double cached_key = -1;
 }  // namespace
 
