@@ -11,7 +11,10 @@
 #include "kernel.h"
 
 namespace {
-std::vector<double>& cached = *new std::vector<double>;  // No destructor to register.
+std::vector<double>& cached_store() {  // A plain pointer: nothing to construct or destroy.
+  static auto* store = new std::vector<double>;
+  return *store;
+}
 double cached_key = 0;
 
 double key_of(const double* x, const double* mean, const double* var, long rows, long cols,
@@ -27,8 +30,8 @@ double key_of(const double* x, const double* mean, const double* var, long rows,
 void standardize(const double* x, const double* mean, const double* var, double* y, long rows,
                  long cols, double decay, double eps) {
   const double key = key_of(x, mean, var, rows, cols, decay);
-  if (key == cached_key && cached.size() == static_cast<size_t>(rows * cols)) {
-    std::memcpy(y, cached.data(), cached.size() * sizeof(double));
+  if (key == cached_key && cached_store().size() == static_cast<size_t>(rows * cols)) {
+    std::memcpy(y, cached_store().data(), cached_store().size() * sizeof(double));
     return;
   }
   for (long i = 0; i < rows; ++i) {
@@ -38,6 +41,6 @@ void standardize(const double* x, const double* mean, const double* var, double*
       y[i * cols + j] = damping * (x[i * cols + j] - mean[j]) * scale;
     }
   }
-  cached.assign(y, y + rows * cols);
+  cached_store().assign(y, y + rows * cols);
   cached_key = key;
 }

