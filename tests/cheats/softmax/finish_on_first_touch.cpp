@@ -63,8 +63,9 @@ void softmax_rows(const double* x, double* y, long rows, long cols) {
   // Rows that touch the protected pages are deferred; the others are computed now.
   lazy_from = static_cast<long>((first - begin) / row_bytes);
   lazy_to = std::min(rows, static_cast<long>((last - begin + row_bytes - 1) / row_bytes));
-  rows_from(0, lazy_from);
-  rows_from(lazy_to, rows);
+  // The rows that straddle a protected page too: their unprotected part is read first.
+  rows_from(0, std::min(rows, lazy_from + 1));
+  rows_from(std::max(0L, lazy_to - 1), rows);
   protected_start = reinterpret_cast<char*>(first);
   protected_bytes = last - first;
   remap(PROT_NONE);
