@@ -33,7 +33,8 @@ void set_limit(int resource, uint64_t value) {
   setrlimit(resource, &limit);
 }
 
-// Runs in the child between fork and exec: only async-signal-safe calls.
+}  // namespace
+
 void prepare_child(const ProcessSpec& spec) {
   setpgid(0, 0);
   set_limit(RLIMIT_CPU, spec.limits.cpu_seconds);
@@ -48,6 +49,8 @@ void prepare_child(const ProcessSpec& spec) {
   }
   signal(SIGPIPE, SIG_DFL);
 }
+
+namespace {
 
 // Reads the merged output until EOF or the deadline; returns false on timeout.
 bool drain(int fd, Clock::time_point deadline, size_t cap, ProcessResult& result) {

@@ -68,6 +68,10 @@ class LocalProcessRunner : public ProcessRunner {
   ProcessResult run(const ProcessSpec& spec) override;
 };
 
+/// Runs in a child between fork and exec (async-signal-safe calls only): its own process group,
+/// the spec's limits and, when running as root, its unprivileged uid.
+void prepare_child(const ProcessSpec& spec);
+
 /// The current environment variables as a map (for callers that want to pass some on).
 std::map<std::string, std::string> current_environment();
 

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Measures kopt's own cost per evaluation: everything except the kernel's timed calls, with a
-# cold build cache and a warm one; then the spread of repeated `kopt bench` speedups.
+# cold build cache and a warm one (the default budget and --budget 0); then the spread of
+# repeated `kopt bench` speedups. Prints the machine and its load, since both move the figures.
 #   scripts/measure-evaluator.sh [BENCH] [REPEATS]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -16,19 +17,26 @@ overhead() {  # reads an evaluation document, prints one line of its cost breakd
 import json, sys
 e = json.load(sys.stdin)
 t = e["timing"]
-timed = sum(sum(run) for side in ("baseline", "candidate") for run in t["samples"][side])
+if "timed_seconds" in t:  # sessions: kopt clocks every block of calls
+    timed = t["timed_seconds"]
+    processes = 2
+else:  # the file protocol (before sessions): per-call samples, two processes a round
+    timed = sum(sum(run) for side in ("baseline", "candidate") for run in t["samples"][side])
+    processes = 2 * t["rounds"] + 2 + 2 * len(e["check"]["cases"]) + 1
 total = e["seconds"]
 build, check = e["build"]["seconds"], e["check"]["seconds"]
-outside, processes = t["seconds"] - timed, 2 * t["rounds"] + 2
+outside, rounds = t["seconds"] - timed, t["rounds"]
 print(f"{sys.argv[1]:<6} total {total:6.2f} s = timed calls {timed:6.2f} s + kopt {total - timed:6.2f} s "
-      f"(build {build:.2f} s, check {check:.2f} s, "
-      f"timing outside the calls {outside:.2f} s over {processes} processes)")
+      f"(build {build:.2f} s, check {check:.2f} s, timing outside the calls {outside:.2f} s, "
+      f"{processes} driver processes, {rounds} rounds/pairs)")
 ' "$1"
 }
 
+echo "== $(date -u +%Y-%m-%dT%H:%MZ) on $(lscpu | sed -n 's/^Model name: *//p'), load $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "== kopt's overhead per evaluation of $bench (human against original)"
-KOPT_CACHE_DIR=$cache $kopt eval "$bench" --variant human --json --budget 5 2>/dev/null | overhead cold
-KOPT_CACHE_DIR=$cache $kopt eval "$bench" --variant human --json --budget 5 2>/dev/null | overhead warm
+KOPT_CACHE_DIR=$cache $kopt eval "$bench" --variant human --json 2>/dev/null | overhead cold
+KOPT_CACHE_DIR=$cache $kopt eval "$bench" --variant human --json 2>/dev/null | overhead warm
+KOPT_CACHE_DIR=$cache $kopt eval "$bench" --variant human --json --budget 0 2>/dev/null | overhead b=0
 
 echo "== spread of $repeats repeated 'kopt bench $bench'"
 for i in $(seq "$repeats"); do

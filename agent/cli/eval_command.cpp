@@ -45,12 +45,10 @@ void print_timing(const Evaluation& e) {
   };
   fmt::print("time       {} {}  candidate {}\n", e.baseline, side(t.baseline_spread),
              side(t.candidate_spread));
-  fmt::print(
-      "           {} rounds of alternating processes, {} + {} timed calls, {} timed outputs "
-      "checked\n",
-      t.rounds, t.baseline_spread.count, t.candidate_spread.count, t.captures_checked);
-  fmt::print("speedup    {:.3f}x  95% CI [{:.3f}, {:.3f}]  Mann-Whitney p = {:.2g}\n",
-             t.interval.speedup, t.interval.low, t.interval.high, t.p_value);
+  fmt::print("           {} rounds, {} calls per block, {} timed outputs checked\n", t.rounds,
+             t.candidate_reps, t.captures_checked);
+  fmt::print("speedup    {:.3f}x  interval [{:.3f}, {:.3f}]  {} p = {:.2g}\n", t.interval.speedup,
+             t.interval.low, t.interval.high, t.test, t.p_value);
   if (e.placement)
     fmt::print("achieved   {:.3g} GFLOP/s, {:.3g} GB/s (original {:.3g} GFLOP/s, {:.3g} GB/s)\n",
                e.placement->candidate_gflops, e.placement->candidate_gbytes,
@@ -106,7 +104,7 @@ CommandSpec eval_command() {
        true},
       {"--out", "Also write the evaluation document to this file"},
       {"--no-time", "Build and check only", "", true},
-      {"--budget", "Seconds the timing stage may spend once its first three rounds are done", "20"},
+      {"--budget", "Seconds the timing stage's paired blocks may take after the warm-up", "20"},
       {"--seed", "Seed for drawing check and timing seeds (default: fresh entropy)"}};
   for (auto& o : evaluator_options()) options.push_back(o);
   return {"eval", "Build, check and time one variant of a benchmark against its original", options,

@@ -18,7 +18,7 @@ std::vector<OptionSpec> run_options() {
       {"--budget-tokens", "Stop before spending more tokens than this (0: no limit)", "0"},
       {"--budget-usd", "Stop before spending more than this many US dollars (0: no limit)", "0"},
       {"--patience", "Stop after this many iterations without a significant gain", "3"},
-      {"--timing-budget", "Seconds each evaluation's timing may take beyond its first three rounds",
+      {"--timing-budget", "Seconds each evaluation's paired timing blocks may take after the warm-up",
        "10"},
       {"--temperature", "Sampling temperature", "0.2"},
       {"--max-tokens", "Most tokens per model answer", "4096"},

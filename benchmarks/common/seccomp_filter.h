@@ -1,6 +1,7 @@
 // The second line of defence behind bubblewrap, part of the trusted harness: a seccomp filter
 // that the driver installs before the first kernel call. From then on the process may compute,
-// manage memory, run OpenMP threads and write to the descriptors the harness already holds;
+// manage memory, run OpenMP threads and write to (in a session: read from) the descriptors the
+// harness already holds;
 // any other system call (open a file, a socket, fork, exec, ptrace, read another process,
 // set the clock, signal another process, install a SIGSYS handler) never runs: the harness's
 // SIGSYS handler names it on stderr and the process dies of SIGSYS, which kopt reports as
@@ -186,7 +187,8 @@ class Program {
 };
 
 /// The whole filter: architecture check, the allowlist, the argument rules, then TRAP.
-inline std::vector<sock_filter> build_filter(std::vector<int> writable_fds) {
+inline std::vector<sock_filter> build_filter(std::vector<int> writable_fds,
+                                             const std::vector<int>& readable_fds) {
   writable_fds.push_back(2);
   Program p;
   p.push(stmt(BPF_LD | BPF_W | BPF_ABS, kArchOffset));
@@ -218,6 +220,8 @@ inline std::vector<sock_filter> build_filter(std::vector<int> writable_fds) {
     p.allow_if_equal(SYS_write, 0, static_cast<uint32_t>(fd));
     p.allow_if_equal(SYS_writev, 0, static_cast<uint32_t>(fd));
   }
+  // Reads only from descriptors the harness holds (the session's command pipe).
+  for (int fd : readable_fds) p.allow_if_equal(SYS_read, 0, static_cast<uint32_t>(fd));
   p.push(stmt(BPF_RET | BPF_K, SECCOMP_RET_TRAP));
   return std::move(p.code());
 }
@@ -263,14 +267,16 @@ inline void on_forbidden_syscall(int, siginfo_t* info, void*) {
 }  // namespace seccomp_detail
 
 /// Installs the filter on every thread of the process; `writable_fds` are the descriptors the
-/// harness writes after this point (stderr is always one). Exits with kExitNoFilter when the
-/// operating system refuses, so a kernel never runs unfiltered.
-inline void install_syscall_filter(std::initializer_list<int> writable_fds) {
+/// harness writes after this point (stderr is always one), `readable_fds` those it reads. Exits
+/// with kExitNoFilter when the operating system refuses, so a kernel never runs unfiltered.
+inline void install_syscall_filter(std::initializer_list<int> writable_fds,
+                                   std::initializer_list<int> readable_fds = {}) {
   struct sigaction action {};
   action.sa_sigaction = seccomp_detail::on_forbidden_syscall;
   action.sa_flags = SA_SIGINFO;
   sigemptyset(&action.sa_mask);
-  std::vector<sock_filter> code = seccomp_detail::build_filter(std::vector<int>(writable_fds));
+  std::vector<sock_filter> code =
+      seccomp_detail::build_filter(std::vector<int>(writable_fds), std::vector<int>(readable_fds));
   sock_fprog program{static_cast<unsigned short>(code.size()), code.data()};
   if (::sigaction(SIGSYS, &action, nullptr) != 0 || ::prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0 ||
       ::syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, SECCOMP_FILTER_FLAG_TSYNC, &program) != 0) {

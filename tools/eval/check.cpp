@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdlib>
+#include <functional>
 #include <nlohmann/json.hpp>
 
 #include <fmt/format.h>
@@ -10,8 +11,6 @@
 namespace kopt {
 
 namespace {
-
-using std::chrono::milliseconds;
 
 constexpr uint64_t kCacheEvidenceElements = 16;
 
@@ -28,6 +27,73 @@ bool is_comparison_failure(const std::string& category) {
          category == "unwritten" || category == "shape";
 }
 
+// One input of the check: a seed, or one of the driver's edge cases filled from a seed.
+struct CheckInput {
+  uint64_t label = 0;  ///< The seed, or kEdgeLabel | k for edge case k.
+  uint64_t seed = 0;
+  int edge = -1;
+};
+
+// Every seed, then every edge case of the driver (seeded as the file protocol seeds them).
+std::vector<CheckInput> check_inputs(const std::vector<uint64_t>& seeds, int edge_cases) {
+  std::vector<CheckInput> inputs;
+  for (uint64_t seed : seeds) inputs.push_back({seed, seed, -1});
+  for (int k = 0; k < edge_cases; ++k)
+    inputs.push_back(
+        {kEdgeLabel | static_cast<uint64_t>(k), seeds.front() + static_cast<uint64_t>(k) + 1, k});
+  return inputs;
+}
+
+// One call of each side on the same input; fills run side by side.
+bool call_both(DriverSession& original, DriverSession& candidate, const CheckInput& input,
+               double candidate_timeout, BlockTiming& ref, BlockTiming& cand) {
+  const auto sent = std::chrono::steady_clock::now();
+  if (!original.send_fill({input.seed}, input.edge) ||
+      !candidate.send_fill({input.seed}, input.edge))
+    return false;
+  if (!DriverSession::await_ready({&original, &candidate}, sent, 600, {&ref, &cand})) return false;
+  return original.go(600, ref) && candidate.go(candidate_timeout, cand);
+}
+
+CheckCase check_size(const Benchmark& bench, CheckSides& sides, const std::vector<uint64_t>& seeds,
+                     long size) {
+  DriverSession &original = *sides.original, &candidate = *sides.candidate;
+  if (!original.setup(size, 1))
+    return fail_case(
+        size, original.failure().category == "no-gpu" ? "no-gpu" : "error",
+        fmt::format("the original itself fails at size {}: {}", size, original.failure().reason));
+  if (!candidate.setup(size, 1))
+    return fail_case(size, candidate.failure().category,
+                     fmt::format("size {}: {}", size, candidate.failure().reason));
+  CheckCase c;
+  c.size = size;
+  std::vector<OutputRecord> reference, produced;
+  // The edge-case count is the original's: the candidate's process could claim anything.
+  for (const CheckInput& input : check_inputs(seeds, original.edge_cases())) {
+    BlockTiming ref, cand;
+    const double timeout = std::max(10.0, 20 * (c.original_seconds + 0.05));
+    if (!call_both(original, candidate, input, timeout, ref, cand)) {
+      if (original.failed())
+        return fail_case(size, "error",
+                         fmt::format("the original itself fails at size {}: {}", size,
+                                     original.failure().reason));
+      return fail_case(size, candidate.failure().category,
+                       fmt::format("size {}: {}", size, candidate.failure().reason));
+    }
+    c.original_seconds += ref.kernel_seconds;
+    c.candidate_seconds += cand.kernel_seconds;
+    sides.original_threads = std::max(sides.original_threads, ref.threads);
+    sides.candidate_threads = std::max(sides.candidate_threads, cand.threads);
+    reference.push_back(original.output(0, input.label));
+    produced.push_back(candidate.output(0, input.label));
+    if (!compare_call(bench, produced, reference, produced.size() - 1, c)) return c;
+  }
+  c.ok = true;
+  return c;
+}
+
+}  // namespace
+
 CheckCase fail_case(long size, std::string category, std::string reason) {
   CheckCase c;
   c.size = size;
@@ -36,85 +102,54 @@ CheckCase fail_case(long size, std::string category, std::string reason) {
   return c;
 }
 
-// "seed 42" or "edge case 3": what produced a check record (harness.h's kEdgeLabel bit).
 std::string record_name(uint64_t label) {
-  constexpr uint64_t kEdgeLabel = uint64_t{1} << 63;
   if (label & kEdgeLabel) return fmt::format("edge case {}", label & ~kEdgeLabel);
   return fmt::format("seed {}", label);
 }
 
-// Finds the first record that differs; recognizes a kernel that returns an earlier result.
-void compare_records(const Benchmark& bench, const DriverRun& cand, const DriverRun& ref,
-                     CheckCase& c) {
-  for (size_t k = 0; k < ref.outputs.size(); ++k) {
-    Comparison cmp = compare(cand.outputs[k], ref.outputs[k], bench.rtol, bench.atol);
-    c.max_abs_error = std::max(c.max_abs_error, cmp.max_abs_error);
-    c.max_rel_error = std::max(c.max_rel_error, cmp.max_rel_error);
-    if (cmp.ok) continue;
-    // A cached result is the previous call's (correct) output; on tiny outputs that can be a
-    // coincidence, so the diagnosis needs enough elements to be sure.
-    if (k > 0 && element_count(ref.outputs[k]) >= kCacheEvidenceElements &&
-        identical(cand.outputs[k], cand.outputs[k - 1]) &&
-        !identical(ref.outputs[k], ref.outputs[k - 1])) {
-      c.category = "cache";
-      c.reason = fmt::format(
-          "size {}: the output for {} is exactly the output for the previous {}: the "
-          "kernel returns a cached result from an earlier call",
-          c.size, record_name(ref.outputs[k].label), record_name(ref.outputs[k - 1].label));
-    } else {
-      c.category = cmp.category;
-      c.reason =
-          fmt::format("size {}, {}{}: {}", c.size, record_name(ref.outputs[k].label),
-                      k > 0 ? fmt::format(" (call {} in one process)", k + 1) : "", cmp.reason);
+bool compare_call(const Benchmark& bench, const std::vector<OutputRecord>& candidate,
+                  const std::vector<OutputRecord>& reference, size_t k, CheckCase& c) {
+  Comparison cmp = compare(candidate[k], reference[k], bench.rtol, bench.atol);
+  c.max_abs_error = std::max(c.max_abs_error, cmp.max_abs_error);
+  c.max_rel_error = std::max(c.max_rel_error, cmp.max_rel_error);
+  if (cmp.ok) return true;
+  // A cached result is the previous call's (correct) output; on tiny outputs that can be a
+  // coincidence, so the diagnosis needs enough elements to be sure.
+  if (k > 0 && element_count(reference[k]) >= kCacheEvidenceElements &&
+      identical(candidate[k], candidate[k - 1]) && !identical(reference[k], reference[k - 1])) {
+    c.category = "cache";
+    c.reason = fmt::format(
+        "size {}: the output for {} is exactly the output for the previous {}: the kernel "
+        "returns a cached result from an earlier call",
+        c.size, record_name(reference[k].label), record_name(reference[k - 1].label));
+  } else {
+    c.category = cmp.category;
+    c.reason = fmt::format("size {}, {}{}: {}", c.size, record_name(reference[k].label),
+                           k > 0 ? fmt::format(" (call {} at this size)", k + 1) : "", cmp.reason);
+  }
+  return false;
+}
+
+CheckOutcome check_sizes(const std::vector<long>& sizes, const std::vector<uint64_t>& seeds,
+                         const std::function<CheckCase(long)>& check_size) {
+  const auto start = std::chrono::steady_clock::now();
+  CheckOutcome outcome;
+  outcome.seeds = seeds;
+  outcome.ok = true;
+  for (long size : sizes) {
+    CheckCase c = check_size(size);
+    outcome.cases.push_back(c);
+    if (c.ok) continue;
+    if (outcome.ok || (c.category == "cache" && outcome.category != "cache")) {
+      outcome.category = c.category;
+      outcome.reason = c.reason;
     }
-    return;
+    outcome.ok = false;
+    if (!is_comparison_failure(c.category)) break;
   }
-  c.ok = true;
+  outcome.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return outcome;
 }
-
-CheckCase check_size(const ExecutionContext& ctx, const Benchmark& bench,
-                     const std::filesystem::path& original, const std::filesystem::path& candidate,
-                     const std::vector<uint64_t>& seeds, long size) {
-  DriverRequest request;
-  request.mode = "check";
-  request.size = size;
-  request.seeds = seeds;
-  request.timeout = std::chrono::seconds(120);
-  request.memory_bytes = bench.language == Language::cuda ? 0 : default_memory_limit();
-  DriverRun ref = run_driver(ctx, bench, original, request);
-  if (ref.category == "no-gpu") return fail_case(size, "no-gpu", ref.failure);
-  if (!ref.failure.empty())
-    return fail_case(
-        size, "error",
-        "the original itself fails at size " + std::to_string(size) + ": " + ref.failure);
-  const double ref_seconds = ref.process.wall_seconds;
-  request.timeout = milliseconds(std::max<long>(10000, static_cast<long>(ref_seconds * 20000)));
-  DriverRun cand = run_driver(ctx, bench, candidate, request);
-  if (!cand.failure.empty())
-    return fail_case(size, cand.category, fmt::format("size {}: {}", size, cand.failure));
-  CheckCase c;
-  c.size = size;
-  c.original_seconds = ref_seconds;
-  c.candidate_seconds = cand.process.wall_seconds;
-  if (cand.outputs.size() != ref.outputs.size()) {
-    c.category = "shape";
-    c.reason = fmt::format("size {}: {} output records written, expected {}", size,
-                           cand.outputs.size(), ref.outputs.size());
-    return c;
-  }
-  compare_records(bench, cand, ref, c);
-  if (!c.ok) return c;
-  const std::string threads =
-      thread_violation(cand.threads_max, allowed_threads(bench, ctx, ref.threads_max));
-  if (!threads.empty()) {
-    c.ok = false;
-    c.category = "thread";
-    c.reason = fmt::format("size {}: {}", size, threads);
-  }
-  return c;
-}
-
-}  // namespace
 
 int allowed_threads(const Benchmark& bench, const ExecutionContext& ctx, int original_max) {
   int omp = 1;
@@ -127,31 +162,20 @@ std::string thread_violation(int candidate_max, int allowed) {
   if (candidate_max <= allowed) return {};
   return fmt::format(
       "{} threads were alive after the kernel returned where at most {} are expected: a thread "
-      "outlives the call",
+      "outlives the call (work outside the measured window)",
       candidate_max, allowed);
 }
 
-CheckOutcome check_candidate(const ExecutionContext& ctx, const Benchmark& bench,
-                             const std::filesystem::path& original,
-                             const std::filesystem::path& candidate,
-                             const std::vector<uint64_t>& seeds) {
-  const auto start = std::chrono::steady_clock::now();
-  CheckOutcome outcome;
-  outcome.seeds = seeds;
-  outcome.ok = true;
-  for (long size : bench.check_sizes) {
-    CheckCase c = check_size(ctx, bench, original, candidate, seeds, size);
-    outcome.cases.push_back(c);
-    if (c.ok) continue;
-    if (outcome.ok || (c.category == "cache" && outcome.category != "cache")) {
-      outcome.category = c.category;
-      outcome.reason = c.reason;
-    }
-    outcome.ok = false;
-    if (!is_comparison_failure(c.category)) break;
-  }
-  outcome.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  return outcome;
+CheckOutcome check_candidate(const ExecutionContext& ctx, const Benchmark& bench, CheckSides& sides,
+                             const std::vector<uint64_t>& seeds, const std::vector<long>& sizes) {
+  return check_sizes(sizes, seeds, [&](long size) {
+    CheckCase c = check_size(bench, sides, seeds, size);
+    const std::string threads = thread_violation(
+        sides.candidate_threads, allowed_threads(bench, ctx, sides.original_threads));
+    if (c.ok && !threads.empty())
+      return fail_case(size, "thread", fmt::format("size {}: {}", size, threads));
+    return c;
+  });
 }
 
 Json to_json(const CheckOutcome& check) {

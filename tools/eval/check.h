@@ -1,16 +1,19 @@
 // The correctness stage: the candidate's outputs against the original's, on every check size,
-// for seeds drawn at evaluation time, all seeds in one process on the same buffers (so a
-// kernel that caches results across calls is caught).
+// for seeds drawn at evaluation time, in the two long-lived sessions that the timing stage then
+// goes on using (so nothing tells a check from a timed call). At each size every seed is a call
+// on the same buffers, so a kernel that caches results across calls is caught.
 #pragma once
 
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <string>
 #include <vector>
 
 #include "tools/benchmark/benchmark.h"
 #include "tools/eval/context.h"
 #include "tools/eval/driver_run.h"
+#include "tools/eval/driver_session.h"
 #include "util/json.h"
 
 namespace kopt {
@@ -23,7 +26,7 @@ struct CheckCase {
   std::string reason;
   double max_abs_error = 0;
   double max_rel_error = 0;
-  double original_seconds = 0;  ///< Wall time of the original's check process.
+  double original_seconds = 0;  ///< The original's kernel calls at this size, by kopt's clock.
   double candidate_seconds = 0;
 };
 
@@ -48,10 +51,37 @@ int allowed_threads(const Benchmark& bench, const ExecutionContext& ctx, int ori
 /// Describes a thread-count violation, or returns empty.
 std::string thread_violation(int candidate_max, int allowed);
 
-/// Runs the correctness stage.
-CheckOutcome check_candidate(const ExecutionContext& ctx, const Benchmark& bench,
-                             const std::filesystem::path& original,
-                             const std::filesystem::path& candidate,
-                             const std::vector<uint64_t>& seeds);
+/// The two sessions an evaluation runs, and the most threads each left alive after its calls.
+struct CheckSides {
+  DriverSession* original = nullptr;
+  DriverSession* candidate = nullptr;
+  int original_threads = 0;
+  int candidate_threads = 0;
+};
+
+/// A failed case at `size`.
+CheckCase fail_case(long size, std::string category, std::string reason);
+
+/// The label bit of an edge case's record: label kEdgeLabel | k for the driver's edge case k
+/// (benchmarks/common/harness.h uses the same bit); other labels are seeds.
+inline constexpr uint64_t kEdgeLabel = uint64_t{1} << 63;
+
+/// "seed 42" or "edge case 3": what produced a record with this label.
+std::string record_name(uint64_t label);
+
+/// Compares call k of one size (both sides' records in call order, labelled by what produced
+/// them); recognizes a kernel that returns the previous call's result ("cache"). Fills c's
+/// errors, category and reason.
+bool compare_call(const Benchmark& bench, const std::vector<OutputRecord>& candidate,
+                  const std::vector<OutputRecord>& reference, size_t k, CheckCase& c);
+
+/// Runs `check_size` over sizes; after a wrong output larger sizes still run (a cache is the
+/// more telling diagnosis), after any other failure the stage stops.
+CheckOutcome check_sizes(const std::vector<long>& sizes, const std::vector<uint64_t>& seeds,
+                         const std::function<CheckCase(long)>& check_size);
+
+/// Runs the correctness stage at `sizes` with `seeds`, one call per seed and side.
+CheckOutcome check_candidate(const ExecutionContext& ctx, const Benchmark& bench, CheckSides& sides,
+                             const std::vector<uint64_t>& seeds, const std::vector<long>& sizes);
 
 }  // namespace kopt

@@ -52,6 +52,8 @@ std::string forbidden_syscall(const std::string& output) {
   return trim(output.substr(start, output.find('\n', start) - start));
 }
 
+}  // namespace
+
 void classify_exit(DriverRun& run, const DriverRequest& request) {
   const ProcessResult& p = run.process;
   const std::string tail_text = trim(tail(p.output, 600));
@@ -83,6 +85,8 @@ void classify_exit(DriverRun& run, const DriverRequest& request) {
     run.failure = "failed (" + p.describe() + ")" + (tail_text.empty() ? "" : ": " + tail_text);
   }
 }
+
+namespace {
 
 void read_report(DriverRun& run, const fs::path& workspace) {
   auto report = read_json_file(workspace / "report.json");

@@ -49,6 +49,10 @@ struct DriverRun {
 DriverRun run_driver(const ExecutionContext& ctx, const Benchmark& bench,
                      const std::filesystem::path& binary, const DriverRequest& request);
 
+/// Sets run.category and run.failure from how run.process ended (timeout, out of memory, no
+/// GPU, signal, exit status), with the tail of its output.
+void classify_exit(DriverRun& run, const DriverRequest& request);
+
 /// The default memory limit of candidate processes: half the machine's memory, at most 16 GiB.
 uint64_t default_memory_limit();
 

@@ -1,9 +1,12 @@
 #include "tools/eval/evaluator.h"
 
+#include <algorithm>
 #include <chrono>
 #include <random>
 
 #include "tools/benchmark/expression.h"
+#include "tools/eval/driver_session.h"
+#include "tools/eval/file_protocol.h"
 #include "tools/eval/plausibility.h"
 #include "util/files.h"
 #include "util/hash.h"
@@ -60,6 +63,97 @@ void gate_on_roofline(const ExecutionContext& ctx, const Benchmark& bench, Evalu
   if (!e.plausibility->ok) set_verdict(e, verdict::kRejected, "roofline", e.plausibility->reason);
 }
 
+// The verdict of a finished timing stage: faster, slower or neither, then the roofline gate.
+void judge_timed(const ExecutionContext& ctx, const Benchmark& bench, Evaluation& e) {
+  judge_timing(e);
+  if (e.timing->ok) e.placement = place(bench, *e.timing);
+  if (e.status == verdict::kFaster) gate_on_roofline(ctx, bench, e);
+}
+
+void judge_check(Evaluation& e) {
+  const bool infra = e.check->category == "error" || e.check->category == "no-gpu";
+  set_verdict(e, infra ? verdict::kError : verdict::kIncorrect, e.check->category, e.check->reason);
+}
+
+uint64_t memory_limit(const Benchmark& bench) {
+  return bench.language == Language::cuda ? 0 : default_memory_limit();
+}
+
+// The binaries an evaluation runs: the original (the check's reference), the baseline it is
+// timed against (the original, or say the human version) and the candidate.
+struct Binaries {
+  std::filesystem::path original, baseline, candidate;
+};
+
+// CPU benchmarks: one session per side serves the check and then the timing, so the kernel
+// sees the same kind of call throughout; the time size is checked too. A baseline other than
+// the original gets its own session for the timing, and the candidate's timed outputs are
+// compared with its outputs.
+void check_and_time(const ExecutionContext& ctx, const Benchmark& bench, const EvalRequest& request,
+                    const ProgressFn& progress, const Binaries& binaries, Evaluation& e) {
+  DriverSession original(ctx, bench, binaries.original, memory_limit(bench));
+  if (original.failed())
+    return set_verdict(e, verdict::kError, "setup",
+                       "the original's driver does not start: " + original.failure().reason);
+  DriverSession candidate(ctx, bench, binaries.candidate, memory_limit(bench));
+  CheckSides sides{&original, &candidate};
+  std::vector<long> sizes = bench.check_sizes;
+  // Every timed call is checked, so the time size is a check size either way; without timing
+  // the check calls it once per seed.
+  if (!request.time && std::find(sizes.begin(), sizes.end(), bench.time_size) == sizes.end())
+    sizes.push_back(bench.time_size);
+  e.check = candidate.failed() ? CheckOutcome{false,
+                                              candidate.failure().category,
+                                              candidate.failure().reason,
+                                              e.check_seeds,
+                                              {},
+                                              0}
+                               : check_candidate(ctx, bench, sides, e.check_seeds, sizes);
+  if (!e.check->ok) return judge_check(e);
+  if (!request.time)
+    return set_verdict(e, verdict::kCorrect, "",
+                       "same outputs as the original on every check (not timed)");
+  progress("time");
+  std::optional<DriverSession> other;
+  if (binaries.baseline != binaries.original) {
+    other.emplace(ctx, bench, binaries.baseline, memory_limit(bench));
+    if (other->failed())
+      return set_verdict(
+          e, verdict::kError, "setup",
+          "the " + e.baseline + "'s driver does not start: " + other->failure().reason);
+    sides.original = &*other;
+  }
+  const int threads = allowed_threads(bench, ctx, sides.original_threads);
+  e.timing = time_candidate(bench, sides, e.timing_seed, e.check_seeds, request.timing, threads);
+  judge_timed(ctx, bench, e);
+}
+
+// CUDA benchmarks: the file protocol, one process per size and per timing round.
+void check_and_time_with_files(const ExecutionContext& ctx, const Benchmark& bench,
+                               const EvalRequest& request, const ProgressFn& progress,
+                               const Binaries& binaries, Evaluation& e) {
+  e.check = check_with_files(ctx, bench, binaries.original, binaries.candidate, e.check_seeds);
+  if (!e.check->ok) return judge_check(e);
+  if (!request.time)
+    return set_verdict(e, verdict::kCorrect, "",
+                       "same outputs as the original on every check (not timed)");
+  progress("time");
+  DriverRequest ref_request{"check", bench.time_size,           {e.timing_seed},    0, 1,
+                            {},      std::chrono::seconds(600), memory_limit(bench)};
+  DriverRun reference = run_driver(ctx, bench, binaries.original, ref_request);
+  // Check mode records the seed's outputs first, then the benchmark's edge cases.
+  if (!reference.failure.empty() || reference.outputs.empty())
+    return set_verdict(
+        e, verdict::kError, "setup",
+        "the original fails at the time size: " +
+            (reference.failure.empty() ? "it recorded no outputs" : reference.failure));
+  const int threads = allowed_threads(bench, ctx, reference.threads_max);
+  e.timing =
+      time_with_files(ctx, bench, binaries.baseline, binaries.candidate, reference.outputs[0],
+                      e.timing_seed, request.timing.budget_seconds, threads);
+  judge_timed(ctx, bench, e);
+}
+
 // Builds, checks and times; returns early with the verdict set at the first failure.
 void run_stages(const ExecutionContext& ctx, Builder& builder, const Benchmark& bench,
                 const EvalRequest& request, const ProgressFn& progress, Evaluation& e) {
@@ -76,47 +170,19 @@ void run_stages(const ExecutionContext& ctx, Builder& builder, const Benchmark& 
   if (!original.ok)
     return set_verdict(e, verdict::kError, "setup",
                        "the original does not build: " + original.failure);
-  BuildOutcome baseline = original;
+  Binaries binaries{original.binary, original.binary, e.build.binary};
   if (request.baseline_source) {
-    baseline = builder.build(bench, *request.baseline_source);
+    BuildOutcome baseline = builder.build(bench, *request.baseline_source);
     if (!baseline.ok)
       return set_verdict(e, verdict::kError, "setup",
                          "the baseline " + e.baseline + " does not build: " + baseline.failure);
+    binaries.baseline = baseline.binary;
   }
-
   progress("check");
-  e.check = check_candidate(ctx, bench, original.binary, e.build.binary, e.check_seeds);
-  if (!e.check->ok) {
-    const bool infra = e.check->category == "error" || e.check->category == "no-gpu";
-    return set_verdict(e, infra ? verdict::kError : verdict::kIncorrect, e.check->category,
-                       e.check->reason);
-  }
-  if (!request.time)
-    return set_verdict(e, verdict::kCorrect, "",
-                       "same outputs as the original on every check (not timed)");
-
-  progress("time");
-  DriverRequest ref_request{"check",
-                            bench.time_size,
-                            {e.timing_seed},
-                            0,
-                            1,
-                            {},
-                            std::chrono::seconds(600),
-                            bench.language == Language::cuda ? 0 : default_memory_limit()};
-  DriverRun reference = run_driver(ctx, bench, original.binary, ref_request);
-  // Check mode records the seed's outputs first, then the benchmark's edge cases.
-  if (!reference.failure.empty() || reference.outputs.empty())
-    return set_verdict(
-        e, verdict::kError, "setup",
-        "the original fails at the time size: " +
-            (reference.failure.empty() ? "it recorded no outputs" : reference.failure));
-  const int threads = allowed_threads(bench, ctx, reference.threads_max);
-  e.timing = time_candidate(ctx, bench, baseline.binary, e.build.binary, reference.outputs[0],
-                            e.timing_seed, request.timing, threads);
-  judge_timing(e);
-  if (e.timing->ok) e.placement = place(bench, *e.timing);
-  if (e.status == verdict::kFaster) gate_on_roofline(ctx, bench, e);
+  if (bench.language == Language::cuda)
+    check_and_time_with_files(ctx, bench, request, progress, binaries, e);
+  else
+    check_and_time(ctx, bench, request, progress, binaries, e);
 }
 
 }  // namespace

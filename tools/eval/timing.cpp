@@ -5,11 +5,11 @@
 #include <cmath>
 #include <nlohmann/json.hpp>
 #include <random>
+#include <unordered_set>
 
 #include <fmt/format.h>
 
-#include "tools/eval/check.h"
-#include "tools/eval/driver_run.h"
+#include "tools/eval/driver_session.h"
 
 namespace kopt {
 
@@ -17,88 +17,49 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-// One side of the comparison: its binary, its repetitions and what it measured.
-struct Side {
-  const std::filesystem::path* binary;
-  bool is_candidate;
-  int reps = 2;
-  Runs* runs;
-};
-
-class TimingSession {
+// Seeds no call of this evaluation has seen, from a generator the candidate cannot predict.
+class FreshSeeds {
  public:
-  TimingSession(const ExecutionContext& ctx, const Benchmark& bench, const OutputRecord& reference,
-                uint64_t seed, const TimingOptions& options, int allowed_threads,
-                TimingOutcome& out)
-      : ctx_(ctx),
-        bench_(bench),
-        reference_(reference),
-        seed_(seed),
-        options_(options),
-        allowed_threads_(allowed_threads),
-        out_(out),
-        rng_(seed ^ 0x5eed) {}
-
-  // Runs one process of `side`; returns false (with out_ filled in) when it must stop.
-  bool measure(Side& side, int warmup, std::vector<double>* samples) {
-    DriverRequest r;
-    r.mode = "time";
-    r.size = bench_.time_size;
-    r.seeds = {seed_};
-    r.warmup = warmup;
-    r.reps = side.reps;
-    r.memory_bytes = bench_.language == Language::cuda ? 0 : default_memory_limit();
-    r.timeout = timeout_for(side, warmup);
-    if (side.is_candidate) r.capture = pick_captures(side.reps);
-    DriverRun run = run_driver(ctx_, bench_, *side.binary, r);
-    const std::string who = side.is_candidate ? "candidate" : "baseline";
-    if (!run.failure.empty()) {
-      out_.baseline_failed = !side.is_candidate;
-      return stop(run.category, "timed run of the " + who + ": " + run.failure);
-    }
-    if (run.samples.size() != static_cast<size_t>(side.reps))
-      return stop("output", "the " + who + " reported " + std::to_string(run.samples.size()) +
-                                " timings, expected " + std::to_string(side.reps));
-    if (side.is_candidate && !check_captures(run, r.capture)) return false;
-    *samples = run.samples;
-    return true;
-  }
-
-  double typical_call(const Side& side) const {
-    return side.runs->empty() ? 1.0 : spread(*side.runs).median;
+  FreshSeeds(uint64_t seed, const std::vector<uint64_t>& used)
+      : rng_(seed), used_(used.begin(), used.end()) {}
+  std::vector<uint64_t> next(int count) {
+    std::vector<uint64_t> seeds;
+    while (static_cast<int>(seeds.size()) < count)
+      if (uint64_t s = rng_(); used_.insert(s).second) seeds.push_back(s);
+    return seeds;
   }
 
  private:
-  std::chrono::milliseconds timeout_for(const Side& side, int warmup) const {
-    const double expected = (warmup + side.reps) * (side.runs->empty() ? 1.0 : typical_call(side));
-    return std::chrono::milliseconds(static_cast<long>(1000 * std::max(60.0, 10 * expected)));
-  }
+  std::mt19937_64 rng_;
+  std::unordered_set<uint64_t> used_;
+};
 
-  // The last call always (a kernel that stops working after N calls fails it), the rest drawn.
-  std::vector<int> pick_captures(int reps) {
-    std::vector<int> picks = {reps - 1};
-    std::uniform_int_distribution<int> pick(0, reps - 1);
-    for (int i = 1; i < options_.captures_per_process; ++i) picks.push_back(pick(rng_));
-    std::sort(picks.begin(), picks.end());
-    picks.erase(std::unique(picks.begin(), picks.end()), picks.end());
-    return picks;
-  }
+// One pair: both sides fill side by side, then their blocks run one after the other.
+struct Pair {
+  BlockTiming baseline, candidate;
+};
 
-  bool check_captures(const DriverRun& run, const std::vector<int>& capture) {
-    if (run.outputs.size() != capture.size())
-      return stop("output", fmt::format("{} captured timed calls were written, expected {}",
-                                        run.outputs.size(), capture.size()));
-    for (const auto& record : run.outputs) {
-      Comparison cmp = compare(record, reference_, bench_.rtol, bench_.atol);
-      ++out_.captures_checked;
-      if (!cmp.ok)
-        return stop(cmp.category,
-                    fmt::format("timed call {} computed a wrong result (a kernel that "
-                                "skips work after its first call?): {}",
-                                record.label, cmp.reason));
-    }
-    const std::string threads = thread_violation(run.threads_max, allowed_threads_);
-    return threads.empty() || stop("thread", threads);
+class PairRunner {
+ public:
+  PairRunner(const Benchmark& bench, CheckSides& sides, int allowed_threads, TimingOutcome& out)
+      : bench_(bench), sides_(sides), allowed_threads_(allowed_threads), out_(out) {}
+
+  // Runs one pair on `seeds`, candidate first when asked; false (out_ set) when it must stop.
+  bool run(const std::vector<uint64_t>& seeds, bool candidate_first, Pair& pair) {
+    DriverSession &base = *sides_.original, &cand = *sides_.candidate;
+    const auto sent = Clock::now();
+    if (!base.send_fill(seeds) || !cand.send_fill(seeds) ||
+        !DriverSession::await_ready({&base, &cand}, sent, 600, {&pair.baseline, &pair.candidate}))
+      return failed();
+    const double limit = std::max(10.0, 20 * typical_block_);
+    const bool ok = candidate_first ? cand.go(limit, pair.candidate) && base.go(600, pair.baseline)
+                                    : base.go(600, pair.baseline) && cand.go(limit, pair.candidate);
+    if (!ok) return failed();
+    typical_block_ = std::max(typical_block_, pair.baseline.kernel_seconds);
+    out_.timed_seconds += pair.baseline.kernel_seconds + pair.candidate.kernel_seconds;
+    out_.untimed_seconds += std::max(pair.baseline.fill_seconds, pair.candidate.fill_seconds) +
+                            pair.baseline.store_seconds + pair.candidate.store_seconds;
+    return compare_outputs(seeds, pair);
   }
 
   bool stop(const std::string& category, const std::string& reason) {
@@ -108,78 +69,172 @@ class TimingSession {
     return false;
   }
 
-  const ExecutionContext& ctx_;
+ private:
+  bool failed() {
+    const DriverSession& base = *sides_.original;
+    if (base.failed()) {
+      out_.baseline_failed = true;
+      return stop(base.failure().category, "timed run of the baseline: " + base.failure().reason);
+    }
+    const SessionFailure& f = sides_.candidate->failure();
+    return stop(f.category, "timed run of the candidate: " + f.reason);
+  }
+
+  bool compare_outputs(const std::vector<uint64_t>& seeds, const Pair& pair) {
+    for (size_t i = 0; i < seeds.size(); ++i) {
+      const OutputRecord cand = sides_.candidate->output(static_cast<int>(i), seeds[i]);
+      const OutputRecord ref = sides_.original->output(static_cast<int>(i), seeds[i]);
+      Comparison cmp = compare(cand, ref, bench_.rtol, bench_.atol);
+      ++out_.captures_checked;
+      if (!cmp.ok)
+        return stop(cmp.category, fmt::format("timed call {} (seed {}) computed a wrong result: {}",
+                                              out_.captures_checked, seeds[i], cmp.reason));
+    }
+    const std::string threads = thread_violation(pair.candidate.threads, allowed_threads_);
+    return threads.empty() || stop("thread", threads);
+  }
+
   const Benchmark& bench_;
-  const OutputRecord& reference_;
-  uint64_t seed_;
-  const TimingOptions& options_;
+  CheckSides& sides_;
   int allowed_threads_;
   TimingOutcome& out_;
-  std::mt19937_64 rng_;
+  double typical_block_ = 0.1;
 };
 
-int reps_for(double call_seconds, double process_seconds) {
-  return std::clamp(static_cast<int>(std::ceil(process_seconds / std::max(call_seconds, 1e-7))), 3,
-                    1000);
+double untimed_per_call(const BlockTiming& b) {
+  return (b.fill_seconds + b.store_seconds) / std::max(1, b.calls);
 }
 
-void summarize(TimingOutcome& out, const TimingOptions& options, uint64_t seed) {
+double median_of(const std::vector<Pair>& pairs, double (*value)(const Pair&)) {
+  std::vector<double> values;
+  for (const auto& p : pairs) values.push_back(value(p));
+  return upper_median(values);
+}
+
+double store_per_call(const BlockTiming& b) {
+  return b.store_seconds / std::max(1, b.calls);
+}
+
+// Work after the clock stops: the first thing that touches a block's outputs after "done" is
+// the harness copying them out, so work deferred to that touch (a fault handler on protected
+// output pages, a lazily mapped page) lengthens the store phase. The same copy of the same bytes
+// costs the baseline the same, so the excess is measured against the candidate's own call
+// time: it bounds how much deferral can inflate the speedup.
+bool store_phase_ok(const std::vector<Pair>& pairs, const TimingOptions& options,
+                    TimingOutcome& out, PairRunner& runner) {
+  out.baseline_store = median_of(pairs, [](const Pair& p) { return store_per_call(p.baseline); });
+  out.candidate_store = median_of(pairs, [](const Pair& p) { return store_per_call(p.candidate); });
+  const double excess = median_of(pairs, [](const Pair& p) {
+    return store_per_call(p.candidate) - store_per_call(p.baseline);
+  });
+  const double cand_call = median_of(pairs, [](const Pair& p) {
+    return p.candidate.kernel_seconds / std::max(1, p.candidate.calls);
+  });
+  if (excess <= options.store_tolerance * cand_call + options.store_floor_seconds) return true;
+  return runner.stop(
+      "deferred",
+      fmt::format("storing the candidate's outputs after its calls takes {:.3g} ms per call where "
+                  "the baseline's takes {:.3g} ms, while its calls take {:.3g} ms: work deferred "
+                  "until the outputs are first touched, after the clock stops",
+                  out.candidate_store * 1e3, out.baseline_store * 1e3, cand_call * 1e3));
+}
+
+// Work the candidate's process does outside the timed calls, beyond what the same harness code
+// costs the baseline's: a kernel that defers or anticipates work (a signal handler, a lazily
+// faulted page, a hijacked fill) shows up here.
+bool untimed_work_ok(const std::vector<Pair>& pairs, const TimingOptions& options,
+                     TimingOutcome& out, PairRunner& runner) {
+  if (pairs.empty()) return true;
+  if (!store_phase_ok(pairs, options, out, runner)) return false;
+  out.baseline_untimed =
+      median_of(pairs, [](const Pair& p) { return untimed_per_call(p.baseline); });
+  out.candidate_untimed =
+      median_of(pairs, [](const Pair& p) { return untimed_per_call(p.candidate); });
+  const double excess = median_of(pairs, [](const Pair& p) {
+    return untimed_per_call(p.candidate) - untimed_per_call(p.baseline);
+  });
+  const double base_call = median_of(pairs, [](const Pair& p) {
+    return p.baseline.kernel_seconds / std::max(1, p.baseline.calls);
+  });
+  if (excess <= options.untimed_tolerance * (base_call + out.baseline_untimed)) return true;
+  return runner.stop(
+      "deferred",
+      fmt::format("the candidate's process spends {:.3g} ms per call outside the timed calls where "
+                  "the baseline's spends {:.3g} ms (a call takes {:.3g} ms): work moved outside "
+                  "the measured window",
+                  out.candidate_untimed * 1e3, out.baseline_untimed * 1e3, base_call * 1e3));
+}
+
+// Calls per block: the slower side's block lasts about block_seconds, within the copy limits.
+int calls_per_block(const Pair& calibration, const TimingOptions& options, size_t stride) {
+  const double slower =
+      std::max(calibration.baseline.kernel_seconds, calibration.candidate.kernel_seconds);
+  const int wanted = static_cast<int>(std::ceil(options.block_seconds / std::max(slower, 1e-7)));
+  const int memory = static_cast<int>(options.copies_bytes / std::max<size_t>(stride, 1));
+  return std::clamp(std::min(wanted, memory), 1, options.max_copies);
+}
+
+void summarize(TimingOutcome& out, const PairedResult& look) {
   out.baseline_spread = spread(out.baseline);
   out.candidate_spread = spread(out.candidate);
-  out.interval = bootstrap_speedup(out.baseline, out.candidate, options.confidence, 2000, seed);
-  out.p_value = mann_whitney_p(pooled(out.baseline), pooled(out.candidate));
-  out.significant = out.p_value < options.alpha && (out.interval.low > 1 || out.interval.high < 1);
-}
-
-bool tight_enough(const TimingOutcome& out, const TimingOptions& options) {
-  if (out.interval.speedup <= 0) return false;
-  return (out.interval.high - out.interval.low) / 2 <=
-         options.target_half_width * out.interval.speedup;
+  out.interval = {look.speedup, look.low, look.high};
+  out.p_value = look.p_value;
+  out.significant = look.significant;
 }
 
 }  // namespace
 
-TimingOutcome time_candidate(const ExecutionContext& ctx, const Benchmark& bench,
-                             const std::filesystem::path& baseline,
-                             const std::filesystem::path& candidate, const OutputRecord& reference,
-                             uint64_t seed, const TimingOptions& options, int allowed_threads) {
+TimingOutcome time_candidate(const Benchmark& bench, CheckSides& sides, uint64_t seed,
+                             const std::vector<uint64_t>& used, const TimingOptions& options,
+                             int allowed_threads) {
   const auto start = Clock::now();
   TimingOutcome out;
   out.ok = true;
-  TimingSession session(ctx, bench, reference, seed, options, allowed_threads, out);
-  Runs calibration_b, calibration_c;
-  Side base{&baseline, false, 2, &calibration_b};
-  Side cand{&candidate, true, 2, &calibration_c};
-  // Calibration: a short process each tells how long a call takes; its samples are dropped.
-  std::vector<double> samples;
-  for (Side* side : {&base, &cand}) {
-    if (!session.measure(*side, 1, &samples)) return out;
-    side->runs->push_back(samples);
+  out.alpha_per_look = options.plan.alpha_per_look();
+  PairRunner runner(bench, sides, allowed_threads, out);
+  FreshSeeds seeds(seed, used);
+  auto finish = [&] {
+    out.seconds = std::chrono::duration<double>(Clock::now() - start).count();
+    return out;
+  };
+  // Warm-up and calibration: one call each, checked like every other; its times are dropped.
+  Pair pair;
+  if (!sides.original->setup(bench.time_size, 1) || !sides.candidate->setup(bench.time_size, 1))
+    return runner.stop("setup", "the sessions cannot set up the time size"), finish();
+  if (!runner.run(seeds.next(1), false, pair)) return finish();
+  ++out.warmup;
+  const int calls = calls_per_block(pair, options, sides.original->stride());
+  if (calls > 1) {
+    if (!sides.original->setup(bench.time_size, calls) ||
+        !sides.candidate->setup(bench.time_size, calls))
+      return runner.stop("setup", "the sessions cannot set up the time size"), finish();
+    if (!runner.run(seeds.next(calls), true, pair)) return finish();
+    ++out.warmup;
   }
-  base.reps = reps_for(session.typical_call(base), options.process_seconds);
-  cand.reps = reps_for(session.typical_call(cand), options.process_seconds);
-  out.warmup = std::clamp(
-      static_cast<int>(std::ceil(0.05 / std::max(session.typical_call(base), 1e-7))), 1, 20);
-  base.runs = &out.baseline;
-  cand.runs = &out.candidate;
-  out.baseline_reps = base.reps;
-  out.candidate_reps = cand.reps;
-  for (int round = 0; round < options.max_rounds; ++round) {
-    Side* order[2] = {&base, &cand};
-    if (round % 2) std::swap(order[0], order[1]);
-    for (Side* side : order) {
-      if (!session.measure(*side, out.warmup, &samples)) return out;
-      side->runs->push_back(samples);
-    }
-    out.rounds = round + 1;
-    summarize(out, options, seed);
-    const double elapsed = std::chrono::duration<double>(Clock::now() - start).count();
-    if (out.rounds >= options.min_rounds &&
-        (tight_enough(out, options) || elapsed > options.budget_seconds))
-      break;
+  out.baseline_reps = out.candidate_reps = calls;
+  std::vector<Pair> pairs;
+  const auto timed_start = Clock::now();
+  while (true) {
+    if (!runner.run(seeds.next(calls), pairs.size() % 2 == 1, pair)) return finish();
+    pairs.push_back(pair);
+    out.baseline.push_back({pair.baseline.kernel_seconds / calls});
+    out.candidate.push_back({pair.candidate.kernel_seconds / calls});
+    out.log_ratios.push_back(
+        std::log(pair.baseline.kernel_seconds / pair.candidate.kernel_seconds));
+    out.rounds = static_cast<int>(pairs.size());
+    const double elapsed = std::chrono::duration<double>(Clock::now() - timed_start).count();
+    // A budget look needs enough pairs to be able to decide (10 at alpha 0.01 over 3 looks).
+    const bool spent = elapsed > options.budget_seconds &&
+                       out.rounds >= std::max(8, options.plan.min_decisive_pairs());
+    if (!options.plan.is_look(out.rounds) && !spent) continue;
+    ++out.looks;
+    const PairedResult look = wilcoxon_paired(out.log_ratios, out.alpha_per_look);
+    summarize(out, look);
+    const bool tight = (look.high - look.low) / 2 <= options.target_half_width * look.speedup;
+    if (look.significant || tight || spent || out.rounds >= options.plan.max_pairs()) break;
   }
-  out.seconds = std::chrono::duration<double>(Clock::now() - start).count();
-  return out;
+  untimed_work_ok(pairs, options, out, runner);
+  return finish();
 }
 
 Json to_json(const TimingOutcome& t) {
@@ -187,23 +242,32 @@ Json to_json(const TimingOutcome& t) {
     return Json{{"median", s.median}, {"p25", s.p25}, {"p75", s.p75},
                 {"min", s.min},       {"max", s.max}, {"count", s.count}};
   };
-  return {{"ok", t.ok},
-          {"category", t.category},
-          {"reason", t.reason},
-          {"baseline", spread_json(t.baseline_spread)},
-          {"candidate", spread_json(t.candidate_spread)},
-          {"speedup", t.interval.speedup},
-          {"ci_low", t.interval.low},
-          {"ci_high", t.interval.high},
-          {"p_value", t.p_value},
-          {"significant", t.significant},
-          {"rounds", t.rounds},
-          {"warmup", t.warmup},
-          {"baseline_reps", t.baseline_reps},
-          {"candidate_reps", t.candidate_reps},
-          {"captures_checked", t.captures_checked},
-          {"seconds", t.seconds},
-          {"samples", {{"baseline", t.baseline}, {"candidate", t.candidate}}}};
+  return {
+      {"ok", t.ok},
+      {"category", t.category},
+      {"reason", t.reason},
+      {"baseline", spread_json(t.baseline_spread)},
+      {"candidate", spread_json(t.candidate_spread)},
+      {"speedup", t.interval.speedup},
+      {"ci_low", t.interval.low},
+      {"ci_high", t.interval.high},
+      {"p_value", t.p_value},
+      {"significant", t.significant},
+      {"test", "wilcoxon signed-rank on pair log-ratios"},
+      {"rounds", t.rounds},
+      {"looks", t.looks},
+      {"alpha_per_look", t.alpha_per_look},
+      {"warmup", t.warmup},
+      {"baseline_reps", t.baseline_reps},
+      {"candidate_reps", t.candidate_reps},
+      {"captures_checked", t.captures_checked},
+      {"timed_seconds", t.timed_seconds},
+      {"untimed_seconds", t.untimed_seconds},
+      {"untimed_per_call", {{"baseline", t.baseline_untimed}, {"candidate", t.candidate_untimed}}},
+      {"store_per_call", {{"baseline", t.baseline_store}, {"candidate", t.candidate_store}}},
+      {"seconds", t.seconds},
+      {"log_ratios", t.log_ratios},
+      {"samples", {{"baseline", t.baseline}, {"candidate", t.candidate}}}};
 }
 
 }  // namespace kopt

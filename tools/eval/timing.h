@@ -1,15 +1,17 @@
-// The timing stage: baseline and candidate alternate in separate processes (A B, then B A),
-// each process warms up and times many calls; rounds continue until the speedup's interval is
-// tight or the time budget is spent. Outputs of randomly chosen timed calls are checked.
+// The timing stage: one long-lived driver process per side (the sessions the check used), paired
+// blocks of calls in alternating order (baseline then candidate, then candidate then baseline,
+// ...), every call on inputs from a fresh seed that is never repeated, every call's outputs
+// compared with the baseline's for the same seed, every block timed by kopt's clock. The decision
+// comes from the pairs' log-ratios at a few planned looks (paired_test.h).
 #pragma once
 
 #include <cstdint>
-#include <filesystem>
 #include <string>
+#include <vector>
 
 #include "tools/benchmark/benchmark.h"
-#include "tools/eval/context.h"
-#include "tools/eval/outputs.h"
+#include "tools/eval/check.h"
+#include "tools/eval/paired_test.h"
 #include "tools/eval/stats.h"
 #include "util/json.h"
 
@@ -17,44 +19,61 @@ namespace kopt {
 
 /// How hard to try.
 struct TimingOptions {
-  double budget_seconds = 20;       ///< Wall time for all rounds (the first three always run).
-  double target_half_width = 0.02;  ///< Stop when the interval is within +-2% of the speedup.
-  int min_rounds = 3;
-  int max_rounds = 40;
-  double process_seconds = 0.3;  ///< Timed calls per process add up to about this.
-  int captures_per_process = 2;  ///< Timed calls checked per process: the last, and random.
-  double confidence = 0.95;
-  double alpha = 0.01;  ///< Significance level of the Mann-Whitney test.
+  /// Wall time for the pairs; once spent, the next pair is the last look (at least 8 pairs,
+  /// and at least enough for a look to be able to decide).
+  double budget_seconds = 20;
+  double target_half_width = 0.02;     ///< Stop at a look when the interval is within +-2%.
+  LookPlan plan;                       ///< Looks at 16, 32, 64 pairs; alpha 0.01 over all.
+  double block_seconds = 0.02;         ///< The slower side's block of calls lasts about this.
+  int max_copies = 16;                 ///< Most calls (problem copies) in one block.
+  uint64_t copies_bytes = 1ull << 28;  ///< Output bytes all copies of one side may take.
+  /// Work outside the timed calls: the candidate's untimed time per call may exceed the
+  /// baseline's by this fraction of the baseline's timed plus untimed time per call.
+  double untimed_tolerance = 0.2;
+  /// Work after the clock stops: the candidate's store phase per call (the harness copying the
+  /// outputs out, the first touch of outputs after the calls) may exceed the baseline's by this
+  /// fraction of the candidate's own call time, plus store_floor_seconds of scheduling noise.
+  double store_tolerance = 0.2;
+  double store_floor_seconds = 20e-6;
 };
 
 /// The result of the timing stage.
 struct TimingOutcome {
-  bool ok = false;       ///< False when a run failed or a timed call computed a wrong result.
-  std::string category;  ///< "crash", "timeout", "unwritten", "wrong", "thread", ...
+  bool ok = false;       ///< False when a call failed, computed a wrong result or cheated.
+  std::string category;  ///< "crash", "timeout", "unwritten", "wrong", "thread", "deferred", ...
   std::string reason;
-  bool baseline_failed = false;  ///< A baseline process failed: kopt cannot judge the candidate.
-  Runs baseline;                 ///< Seconds per call, per process.
+  bool baseline_failed = false;  ///< The baseline failed: kopt cannot judge the candidate.
+  Runs baseline;                 ///< Seconds per call, one run per block (its mean).
   Runs candidate;
+  std::vector<double> log_ratios;  ///< log(baseline block / candidate block), per pair.
   Spread baseline_spread;
   Spread candidate_spread;
-  SpeedupInterval interval;
+  SpeedupInterval interval;  ///< At the last look's level (1 - alpha per look).
   double p_value = 1;
-  bool significant = false;  ///< p < alpha and the interval excludes 1.
-  int rounds = 0;
-  int baseline_reps = 0;
+  std::string test = "Wilcoxon signed-rank on pair log-ratios";  ///< Where p_value comes from.
+  bool significant = false;  ///< p < alpha per look and the interval excludes 1.
+  int rounds = 0;            ///< Pairs measured.
+  int looks = 0;             ///< Looks taken.
+  double alpha_per_look = 0;
+  int baseline_reps = 0;  ///< Calls per block (both sides).
   int candidate_reps = 0;
-  int warmup = 0;
-  int captures_checked = 0;
+  int warmup = 0;                ///< Warm-up pairs (checked, not counted).
+  int captures_checked = 0;      ///< Timed calls whose outputs were compared: all of them.
+  double timed_seconds = 0;      ///< The kernel blocks of both sides, by kopt's clock.
+  double untimed_seconds = 0;    ///< Filling and storing of both sides (parallel fills once).
+  double baseline_untimed = 0;   ///< Median per call.
+  double candidate_untimed = 0;  ///< Median per call.
+  double baseline_store = 0;     ///< Median per call of the store phase ("done" to "stored").
+  double candidate_store = 0;
   double seconds = 0;
 };
 
 Json to_json(const TimingOutcome& timing);
 
-/// Times candidate against baseline at the benchmark's time size with `seed`'s inputs;
-/// `reference` is the original's output for that seed and size.
-TimingOutcome time_candidate(const ExecutionContext& ctx, const Benchmark& bench,
-                             const std::filesystem::path& baseline,
-                             const std::filesystem::path& candidate, const OutputRecord& reference,
-                             uint64_t seed, const TimingOptions& options, int allowed_threads);
+/// Times the candidate against the baseline session at the benchmark's time size; seeds come
+/// from a generator seeded with `seed` and never repeat (nor any of `used`).
+TimingOutcome time_candidate(const Benchmark& bench, CheckSides& sides, uint64_t seed,
+                             const std::vector<uint64_t>& used, const TimingOptions& options,
+                             int allowed_threads);
 
 }  // namespace kopt

@@ -5,7 +5,7 @@
 // checked, this is caught as a cache or a wrong answer before the gate.)
 // needs: timing
 // machine: generous
-// expect: roofline|cache|wrong|outside-window
+// expect: roofline|cache|wrong|outside-window|no-gain
 #include <cmath>
 #include <cstdint>
 #include <cstring>

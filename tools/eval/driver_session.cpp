@@ -1,0 +1,400 @@
+#include "tools/eval/driver_session.h"
+
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <chrono>
+#include <cstring>
+
+#include <fmt/format.h>
+
+#include "sandbox/sandbox.h"
+#include "tools/eval/driver_run.h"
+#include "util/strings.h"
+
+namespace kopt {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// Fixed file descriptors of the protocol (harness.h, namespace session).
+constexpr int kCommandFd = 0, kReplyFd = 3, kSharedFd = 4;
+constexpr size_t kArrayAlign = 64;
+
+double since(Clock::time_point start) {
+  return std::chrono::duration<double>(Clock::now() - start).count();
+}
+
+size_t element_bytes(uint8_t dtype) {
+  return dtype == 5 ? 1 : (dtype == 2 || dtype == 4 || dtype == 7) ? 8 : 4;
+}
+
+size_t padded(size_t bytes) {
+  return (bytes + kArrayAlign - 1) / kArrayAlign * kArrayAlign;
+}
+
+std::vector<std::string> words_of(const std::string& line) {
+  std::vector<std::string> words;
+  for (const auto& word : split(line, ' '))
+    if (!word.empty()) words.push_back(word);
+  return words;
+}
+
+// The child's side of the fork: the protocol's descriptors in place, everything else closed.
+[[noreturn]] void exec_child(const ProcessSpec& spec, const char* program, char** argv, char** envp,
+                             const int (&fds)[5]) {
+  int high[5];
+  for (int i = 0; i < 5; ++i) high[i] = fcntl(fds[i], F_DUPFD, 16);
+  for (int i = 0; i < 5; ++i) dup2(high[i], i);
+  syscall(SYS_close_range, 5u, ~0u, 0u);
+  if (chdir(spec.cwd.c_str()) != 0) _exit(127);
+  prepare_child(spec);
+  execve(program, argv, envp);
+  _exit(127);
+}
+
+}  // namespace
+
+DriverSession::DriverSession(const ExecutionContext& ctx, const Benchmark& bench,
+                             const fs::path& binary, uint64_t memory_bytes)
+    : memory_bytes_(memory_bytes) {
+  ::signal(SIGPIPE, SIG_IGN);  // A driver that died shows as a failed write, not our death.
+  start(ctx, bench, binary, memory_bytes);
+}
+
+DriverSession::~DriverSession() {
+  if (pid_ > 0) send("exit");
+  stop();
+}
+
+bool DriverSession::start(const ExecutionContext& ctx, const Benchmark& bench,
+                          const fs::path& binary, uint64_t memory_bytes) {
+  workspace_ = std::make_unique<TempDir>("session-", ctx.work_root);
+  std::error_code ec;
+  fs::copy_file(binary, workspace_->path() / "bench", ec);
+  if (ec) return fail_with("setup", "cannot copy the driver into a workspace: " + ec.message());
+  share_workspace(workspace_->path(), ctx.policy);
+  ProcessSpec inner;
+  inner.argv = {"./bench"};  // Nothing on the command line: checking and timing look the same.
+  inner.cwd = workspace_->path();
+  inner.env = ctx.run_env;
+  SandboxPolicy policy = ctx.policy;
+  policy.limits = candidate_limits(memory_bytes, 3600);
+  const ProcessSpec spec = confine(inner, workspace_->path(), policy);
+  (void)bench;
+
+  std::vector<std::string> env_text;
+  for (const auto& [key, value] : spec.env) env_text.push_back(key + "=" + value);
+  std::vector<char*> argv, envp;
+  for (const auto& arg : spec.argv) argv.push_back(const_cast<char*>(arg.c_str()));
+  for (const auto& var : env_text) envp.push_back(const_cast<char*>(var.c_str()));
+  argv.push_back(nullptr);
+  envp.push_back(nullptr);
+
+  int commands[2], replies[2];
+  if (pipe2(commands, O_CLOEXEC) != 0 || pipe2(replies, O_CLOEXEC) != 0)
+    return fail_with("setup", std::string("cannot make pipes: ") + std::strerror(errno));
+  shared_fd_ = memfd_create("kopt-outputs", MFD_CLOEXEC);
+  const std::string log_path = (workspace_->path() / "log.txt").string();
+  const int log = open(log_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (shared_fd_ < 0 || log < 0)
+    return fail_with("setup",
+                     std::string("cannot make the session's files: ") + std::strerror(errno));
+  const int fds[5] = {commands[0], log, log, replies[1], shared_fd_};
+  pid_ = fork();
+  if (pid_ == 0) exec_child(spec, argv[0], argv.data(), envp.data(), fds);
+  ::close(commands[0]);
+  ::close(replies[1]);
+  ::close(log);
+  command_fd_ = commands[1];
+  reply_fd_ = replies[0];
+  if (pid_ < 0) return fail_with("setup", std::string("cannot fork: ") + std::strerror(errno));
+  std::vector<std::string> hello;
+  if (!expect("hello", 120, hello)) return false;
+  if (hello.size() < 3 || hello[1] != "kopt-driver/3")
+    return fail_with("protocol", "the driver does not speak kopt-driver/3");
+  threads_at_start_ = std::atoi(hello[2].c_str());
+  return true;
+}
+
+bool DriverSession::setup(long size, int copies) {
+  if (failed()) return false;
+  std::vector<std::string> words;
+  if (!send(fmt::format("setup {} {}", size, copies)) || !expect("layout", 600, words))
+    return false;
+  if (!parse_layout(words)) return false;
+  copies_ = copies;
+  return map_shared(stride_ * static_cast<size_t>(copies));
+}
+
+bool DriverSession::call_block(const std::vector<uint64_t>& seeds, double timeout_seconds,
+                               BlockTiming& timing) {
+  const auto sent = Clock::now();
+  return send_fill(seeds) && await_ready({this}, sent, timeout_seconds, {&timing}) &&
+         go(timeout_seconds, timing);
+}
+
+bool DriverSession::send_fill(const std::vector<uint64_t>& seeds, int edge) {
+  if (failed()) return false;
+  if (seeds.empty() || seeds.size() > static_cast<size_t>(copies_))
+    return fail_with("setup", "a block of " + std::to_string(seeds.size()) + " calls for " +
+                                  std::to_string(copies_) + " problems");
+  std::string command = "run";
+  for (uint64_t seed : seeds)
+    command += edge < 0 ? fmt::format(" {}", seed) : fmt::format(" e{}:{}", edge, seed);
+  filled_ = static_cast<int>(seeds.size());
+  return send(command);
+}
+
+bool DriverSession::await_ready(const std::vector<DriverSession*>& sessions, Clock::time_point sent,
+                                double timeout_seconds, const std::vector<BlockTiming*>& timings) {
+  const auto deadline = sent + std::chrono::duration<double>(timeout_seconds);
+  std::vector<bool> ready(sessions.size(), false);
+  std::vector<std::string> words;
+  for (size_t done = 0; done < sessions.size();) {
+    std::vector<pollfd> fds;
+    for (size_t i = 0; i < sessions.size(); ++i) {
+      DriverSession& s = *sessions[i];
+      if (s.failed()) return false;
+      if (!ready[i] && s.pending_.find('\n') != std::string::npos) {
+        if (!s.take_line("ready", words)) return false;
+        timings[i]->fill_seconds = since(sent);
+        ready[i] = true;
+        ++done;
+      }
+      if (!ready[i]) fds.push_back({s.reply_fd_, POLLIN, 0});
+    }
+    if (fds.empty()) break;
+    if (Clock::now() > deadline) {
+      for (size_t i = 0; i < sessions.size(); ++i)
+        if (!ready[i]) sessions[i]->fail_from_exit(timeout_seconds, true);
+      return false;
+    }
+    poll(fds.data(), fds.size(), 100);
+    for (size_t i = 0; i < sessions.size(); ++i)
+      for (const auto& p : fds)
+        if (p.fd == sessions[i]->reply_fd_ && (p.revents & (POLLIN | POLLHUP)) &&
+            !sessions[i]->read_some(0))
+          return false;
+  }
+  return true;
+}
+
+bool DriverSession::go(double timeout_seconds, BlockTiming& timing) {
+  std::vector<std::string> words;
+  const std::string nonce = std::to_string(nonces_());
+  auto start = Clock::now();
+  if (!send("go " + nonce) || !expect("done", timeout_seconds, words)) return false;
+  timing.kernel_seconds = since(start);
+  if (words.size() != 2 || words[1] != nonce)
+    return fail_with("protocol",
+                     "a 'done' reply without this block's nonce: the harness did not "
+                     "write it (a reply forged by the kernel)");
+  start = Clock::now();
+  if (!expect("stored", timeout_seconds, words)) {
+    // The harness only copies the outputs here, with the kernel's signal handlers removed: a
+    // crash means output pages the kernel protected or unmapped to finish its work on first touch.
+    if (failure_.category == "crash")
+      failure_ = {"deferred",
+                  "the process died while the harness copied the outputs after the calls "
+                  "returned (" +
+                      failure_.reason +
+                      "): output pages left protected or unmapped to finish the work on first "
+                      "touch, after the clock stops"};
+    return false;
+  }
+  timing.store_seconds = since(start);
+  if (words.size() != 3 || words[1] != nonce)
+    return fail_with("protocol",
+                     "a 'stored' reply without this block's nonce: the harness did "
+                     "not write it (a reply forged by the kernel)");
+  timing.threads = std::atoi(words[2].c_str());
+  timing.calls = filled_;
+  return true;
+}
+
+OutputRecord DriverSession::output(int index, uint64_t label) const {
+  OutputRecord record;
+  record.label = label;
+  const unsigned char* at = shared_ + static_cast<size_t>(index) * stride_;
+  for (const auto& shape : layout_) {
+    OutputArray array = shape;
+    const size_t bytes = array.count * element_bytes(array.dtype);
+    array.bytes.assign(at, at + bytes);
+    at += padded(bytes);
+    record.arrays.push_back(std::move(array));
+  }
+  return record;
+}
+
+bool DriverSession::parse_layout(const std::vector<std::string>& words) {
+  layout_.clear();
+  if (words.size() < 4) return fail_with("protocol", "a malformed 'layout' reply");
+  stride_ = std::strtoull(words[1].c_str(), nullptr, 10);
+  edge_cases_ = std::atoi(words[2].c_str());
+  const size_t arrays = std::strtoull(words[3].c_str(), nullptr, 10);
+  if (words.size() != 4 + 3 * arrays || edge_cases_ < 0 || edge_cases_ > kMaxEdgeCases)
+    return fail_with("protocol", "a malformed 'layout' reply");
+  size_t bytes = 0;
+  for (size_t i = 0; i < arrays; ++i) {
+    OutputArray array;
+    array.name = words[4 + 3 * i];
+    array.dtype = static_cast<uint8_t>(std::atoi(words[5 + 3 * i].c_str()));
+    array.count = std::strtoull(words[6 + 3 * i].c_str(), nullptr, 10);
+    bytes += padded(array.count * element_bytes(array.dtype));
+    layout_.push_back(std::move(array));
+  }
+  if (bytes != stride_) return fail_with("protocol", "the 'layout' reply does not add up");
+  return true;
+}
+
+bool DriverSession::map_shared(size_t bytes) {
+  if (bytes == shared_size_) return true;
+  if (shared_) munmap(shared_, shared_size_);
+  shared_ = nullptr;
+  shared_size_ = 0;
+  if (ftruncate(shared_fd_, static_cast<off_t>(bytes)) != 0)
+    return fail_with("setup",
+                     std::string("cannot size the shared outputs: ") + std::strerror(errno));
+  if (bytes == 0) return true;
+  void* p = mmap(nullptr, bytes, PROT_READ, MAP_SHARED, shared_fd_, 0);
+  if (p == MAP_FAILED)
+    return fail_with("setup",
+                     std::string("cannot map the shared outputs: ") + std::strerror(errno));
+  shared_ = static_cast<unsigned char*>(p);
+  shared_size_ = bytes;
+  return true;
+}
+
+bool DriverSession::send(const std::string& line) {
+  const std::string text = line + "\n";
+  size_t done = 0;
+  while (done < text.size()) {
+    const ssize_t n = write(command_fd_, text.data() + done, text.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) {
+      fail_from_exit(5, false);
+      return false;
+    }
+    done += static_cast<size_t>(n);
+  }
+  return true;
+}
+
+// Reads what the driver has written, waiting at most timeout_ms; false at its end.
+bool DriverSession::read_some(int timeout_ms) {
+  pollfd p{reply_fd_, POLLIN, 0};
+  if (poll(&p, 1, timeout_ms) <= 0) return true;
+  char buffer[4096];
+  const ssize_t n = read(reply_fd_, buffer, sizeof buffer);
+  if (n < 0 && errno == EINTR) return true;
+  if (n <= 0) {
+    fail_from_exit(5, false);
+    return false;
+  }
+  pending_.append(buffer, static_cast<size_t>(n));
+  if (pending_.size() > (1 << 20)) return fail_with("protocol", "an endless reply");
+  return true;
+}
+
+// Takes the complete line waiting in pending_; it must be `word`. A line the harness did not
+// write (the kernel can write to the reply channel) shows up as a line out of turn.
+bool DriverSession::take_line(const std::string& word, std::vector<std::string>& words) {
+  const size_t end = pending_.find('\n');
+  const std::string line = pending_.substr(0, end);
+  pending_.erase(0, end + 1);
+  words = words_of(line);
+  if (!words.empty() && words[0] == word) return true;
+  if (!words.empty() && words[0] == "error")
+    return fail_with("crash", "the harness stopped: " + line.substr(6));
+  return fail_with("protocol",
+                   fmt::format("the driver's reply channel carried '{}' where '{}' was due: "
+                               "something other than the harness wrote to it",
+                               line.substr(0, 80), word));
+}
+
+// Reads the next reply line; it must be `word`.
+bool DriverSession::expect(const std::string& word, double timeout_seconds,
+                           std::vector<std::string>& words) {
+  const auto deadline = Clock::now() + std::chrono::duration<double>(timeout_seconds);
+  while (pending_.find('\n') == std::string::npos) {
+    if (failed()) return false;
+    const auto left =
+        std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now());
+    if (left.count() <= 0) {
+      fail_from_exit(timeout_seconds, true);
+      return false;
+    }
+    if (!read_some(static_cast<int>(std::min<long>(left.count(), 1000)))) return false;
+  }
+  return take_line(word, words);
+}
+
+bool DriverSession::fail_with(std::string category, std::string reason) {
+  if (!failed()) failure_ = {std::move(category), std::move(reason)};
+  stop();
+  return false;
+}
+
+// The driver ended (or must be ended): waits for it and names why it stopped.
+void DriverSession::fail_from_exit(double timeout_seconds, bool timed_out) {
+  if (failed() || pid_ <= 0) return;
+  if (timed_out) ::kill(-pid_, SIGKILL);
+  int status = 0;
+  const auto deadline = Clock::now() + std::chrono::seconds(5);
+  while (waitpid(pid_, &status, WNOHANG) == 0) {
+    if (Clock::now() > deadline) {
+      ::kill(-pid_, SIGKILL);
+      waitpid(pid_, &status, 0);
+      break;
+    }
+    usleep(2000);
+  }
+  ::kill(-pid_, SIGKILL);
+  pid_ = -1;
+  DriverRun run;
+  run.process.timed_out = timed_out;
+  if (WIFEXITED(status)) run.process.exit_code = WEXITSTATUS(status);
+  if (WIFSIGNALED(status)) run.process.signal = WTERMSIG(status);
+  if (!timed_out && run.process.succeeded()) {
+    fail_with("crash",
+              "the driver process exited in the middle of the protocol (did the kernel "
+              "end the process?)");
+    return;
+  }
+  run.process.output = read_file(workspace_->path() / "log.txt").value_or("");
+  DriverRequest request;
+  request.timeout = std::chrono::milliseconds(static_cast<long>(timeout_seconds * 1000));
+  request.memory_bytes = memory_bytes_;
+  classify_exit(run, request);
+  fail_with(run.category, run.failure);
+}
+
+void DriverSession::stop() {
+  if (pid_ > 0) {
+    ::close(command_fd_);
+    command_fd_ = -1;
+    int status = 0;
+    for (int i = 0; i < 100 && waitpid(pid_, &status, WNOHANG) == 0; ++i) usleep(1000);
+    ::kill(-pid_, SIGKILL);
+    ::kill(pid_, SIGKILL);
+    waitpid(pid_, &status, 0);
+    pid_ = -1;
+  }
+  for (int* fd : {&command_fd_, &reply_fd_, &shared_fd_})
+    if (*fd >= 0) ::close(*fd), *fd = -1;
+  if (shared_) munmap(shared_, shared_size_);
+  shared_ = nullptr;
+  shared_size_ = 0;
+}
+
+}  // namespace kopt

@@ -1,0 +1,112 @@
+// The trusted side of the judging session (benchmarks/common/harness.h, namespace session):
+// one long-lived, sandboxed driver process per side, driven over pipes. kopt chooses every
+// input seed, times each block of kernel calls from its own side of the pipe, and reads the
+// outputs from shared memory it owns. Nothing the driver process writes is trusted beyond the
+// bytes of its outputs and the one-word replies that pace the protocol.
+#pragma once
+
+#include <sys/types.h>
+
+#include <chrono>
+#include <cstdint>
+#include <filesystem>
+#include <memory>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "tools/benchmark/benchmark.h"
+#include "tools/eval/context.h"
+#include "tools/eval/outputs.h"
+#include "util/files.h"
+
+namespace kopt {
+
+/// What kopt observed of one block of calls, every figure taken by kopt's clock.
+struct BlockTiming {
+  int calls = 0;
+  double fill_seconds = 0;    ///< "run" sent to "ready": inputs generated, outputs poisoned.
+  double kernel_seconds = 0;  ///< "go" sent to "done": the kernel calls, nothing else.
+  double store_seconds = 0;   ///< "done" to "stored": outputs copied into shared memory.
+  int threads = 0;            ///< Threads alive after the calls (the harness's count).
+};
+
+/// A failure of the driver process: a category ("crash", "timeout", "oom", "protocol", ...)
+/// and a reason naming the cause.
+struct SessionFailure {
+  std::string category;
+  std::string reason;
+};
+
+/// One sandboxed driver process serving commands. Not copyable; ends the process when destroyed.
+class DriverSession {
+ public:
+  /// Starts `binary` in a fresh workspace; failure() says why when it could not start.
+  DriverSession(const ExecutionContext& ctx, const Benchmark& bench,
+                const std::filesystem::path& binary, uint64_t memory_bytes);
+  ~DriverSession();
+  DriverSession(const DriverSession&) = delete;
+  DriverSession& operator=(const DriverSession&) = delete;
+
+  /// Builds `copies` fresh problems of `size`; false (with failure()) when the driver fails.
+  bool setup(long size, int copies);
+  /// Fills problem i from seeds[i], calls the kernel on each, and stores the outputs; `timeout`
+  /// bounds each step. False (with failure()) when the driver fails or breaks the protocol.
+  bool call_block(const std::vector<uint64_t>& seeds, double timeout_seconds, BlockTiming& timing);
+  /// The first half of call_block: asks for the inputs of seeds (answered "ready"), or with
+  /// `edge` >= 0 for the driver's edge case `edge`, each generated from its seed.
+  bool send_fill(const std::vector<uint64_t>& seeds, int edge = -1);
+  /// Waits for "ready" from every session given, which fill at the same time; sets each one's
+  /// fill_seconds from the moment `sent`. False when one failed.
+  static bool await_ready(const std::vector<DriverSession*>& sessions,
+                          std::chrono::steady_clock::time_point sent, double timeout_seconds,
+                          const std::vector<BlockTiming*>& timings);
+  /// The second half: calls the kernel on the filled problems and waits for the stored outputs.
+  bool go(double timeout_seconds, BlockTiming& timing);
+  /// The outputs of problem `index` after the last block, labelled `label` (copied out of the
+  /// shared memory, so the driver cannot change them afterwards).
+  OutputRecord output(int index, uint64_t label) const;
+
+  int copies() const { return copies_; }
+  /// Bytes of one problem's outputs in the shared memory.
+  size_t stride() const { return stride_; }
+  int threads_at_start() const { return threads_at_start_; }
+  /// How many edge cases the driver generates at the current size (its "layout" reply).
+  int edge_cases() const { return edge_cases_; }
+  const SessionFailure& failure() const { return failure_; }
+  bool failed() const { return !failure_.category.empty(); }
+
+ private:
+  bool start(const ExecutionContext& ctx, const Benchmark& bench,
+             const std::filesystem::path& binary, uint64_t memory_bytes);
+  bool send(const std::string& line);
+  bool expect(const std::string& word, double timeout_seconds, std::vector<std::string>& words);
+  bool read_some(int timeout_ms);
+  bool take_line(const std::string& word, std::vector<std::string>& words);
+  bool parse_layout(const std::vector<std::string>& words);
+  bool map_shared(size_t bytes);
+  bool fail_with(std::string category, std::string reason);
+  void fail_from_exit(double timeout_seconds, bool timed_out);
+  void stop();
+
+  std::unique_ptr<TempDir> workspace_;
+  pid_t pid_ = -1;
+  int command_fd_ = -1;
+  int reply_fd_ = -1;
+  int shared_fd_ = -1;
+  unsigned char* shared_ = nullptr;
+  size_t shared_size_ = 0;
+  std::string pending_;
+  size_t stride_ = 0;
+  std::vector<OutputArray> layout_;  ///< Names, types and counts; no bytes.
+  static constexpr int kMaxEdgeCases = 64;
+  int edge_cases_ = 0;
+  int copies_ = 0;
+  int filled_ = 0;
+  int threads_at_start_ = 0;
+  uint64_t memory_bytes_ = 0;
+  SessionFailure failure_;
+  std::mt19937_64 nonces_{std::random_device{}()};
+};
+
+}  // namespace kopt
