@@ -2,12 +2,13 @@
 #include <exception>
 
 #include "agent/cli/command.h"
+#include "agent/llm/secrets.h"
 
 int main(int argc, char** argv) {
   try {
     return kopt::cli::run_cli(argc, argv);
   } catch (const std::exception& e) {
-    std::fprintf(stderr, "kopt: %s\n", e.what());
+    std::fprintf(stderr, "kopt: %s\n", kopt::llm::redact_secrets(e.what()).c_str());
     return 1;
   }
 }

@@ -128,7 +128,10 @@ Result<RunReport> drive(Assembly& a, RunRecord& record, Effects& effects, EventS
     return outcome.error();
   }
   if (auto st = record.write_summary(outcome->summary); !st) return st.error();
-  if (auto st = record.set_status("finished", outcome->rule + ": " + outcome->reason); !st)
+  const bool ended = !outcome->interrupted();
+  if (auto st = record.set_status(ended ? "finished" : outcome->rule,
+                                  ended ? outcome->rule + ": " + outcome->reason : outcome->reason);
+      !st)
     return st.error();
   return RunReport{record.dir(), std::move(*outcome)};
 }
@@ -164,18 +167,22 @@ Result<RunReport> start_run(const RunConfig& config, const fs::path& runs_root,
 Result<RunReport> resume_run(const fs::path& run_dir, const StatusFn& status) {
   auto record = RunRecord::open(run_dir);
   if (!record) return record.error();
+  if (auto st = record->lock_for_writing("kopt resume"); !st) return st.error();
   if (record->info().value("status", "") == "finished")
     return fail("run " + run_dir.filename().string() + " has finished; start a new run instead");
   auto a = reopen(*record, true);
   if (!a) return a.error();
-  auto events = read_events(record->events_path());
-  if (!events) return events.error();
+  auto recorded = read_events(record->events_path());
+  if (!recorded) return recorded.error();
   auto log = EventLog::open_for_append(record->events_path());
   if (!log) return log.error();
-  EventStream stream(StreamMode::resume, &*log, *events);
+  auto resumed = resume_point(*log, *recorded);
+  if (!resumed) return resumed.error();
+  const std::vector<Json> events = std::move(*resumed);
+  EventStream stream(StreamMode::resume, &*log, events);
   LiveEffects live(*(*a)->backend, *(*a)->registry, *(*a)->evaluator, (*a)->bench,
                    (*a)->config.timing_budget);
-  RecordedEffects effects(*events, &live);
+  RecordedEffects effects(events, &live);
   (void)record->set_status("running", "resumed");
   return drive(**a, *record, effects, stream, status);
 }
@@ -185,24 +192,27 @@ Result<ReplayReport> replay_run(const fs::path& run_dir, const StatusFn& status)
   if (!record) return record.error();
   auto a = reopen(*record, false);
   if (!a) return a.error();
-  auto events = read_events(record->events_path());
-  if (!events) return events.error();
-  EventStream stream(StreamMode::replay, nullptr, *events);
-  RecordedEffects effects(*events, nullptr);
+  auto recorded = read_events(record->events_path());
+  if (!recorded) return recorded.error();
+  const std::vector<Json> events = without_retried_calls(*recorded);
+  EventStream stream(StreamMode::replay, nullptr, events);
+  RecordedEffects effects(events, nullptr);
   LoopServices services = services_for(**a, effects, stream);
   show_progress(services, status);
   Orchestrator orchestrator((*a)->bench, services, nullptr);
   auto outcome = orchestrator.run();
+  ReplayReport report{stream.count(), {}, {}};  // Counted once the loop has run.
   if (!outcome) {
-    const std::string why = effects.divergence().empty()
-                                ? outcome.error().message
-                                : outcome.error().message + " (" + effects.divergence() + ")";
-    return fail(why);
+    report.divergence = effects.divergence().empty()
+                            ? outcome.error().message
+                            : outcome.error().message + " (" + effects.divergence() + ")";
+    return report;
   }
+  report.outcome = std::move(*outcome);
   if (!stream.recording_exhausted())
-    return fail(fmt::format("the replay stopped after {} events; the record has {}", stream.count(),
-                            events->size()));
-  return ReplayReport{stream.count(), std::move(*outcome)};
+    report.divergence = fmt::format("the replay stopped after {} events; the record has {}",
+                                    stream.count(), events.size());
+  return report;
 }
 
 }  // namespace kopt

@@ -73,7 +73,17 @@ Result<RunView> load_run_view(const std::filesystem::path& dir) {
   view.summary = record->summary();
   auto events = read_events(record->events_path(), &view.torn);
   if (!events) return events.error();
-  for (const auto& e : *events) apply(view, e);
+  for (size_t i = 0; i < events->size(); ++i) {
+    try {
+      apply(view, (*events)[i]);
+    } catch (const Json::exception& error) {  // A field of the wrong type.
+      const std::string what = error.what();
+      const size_t bracket = what.find("] ");
+      return fail(record->events_path().string() + " line " + std::to_string(i + 2) +
+                  ": an event of an unexpected shape (" +
+                  (bracket == std::string::npos ? what : what.substr(bracket + 2)) + ")");
+    }
+  }
   for (auto& c : view.candidates) {
     auto diff = read_file(record->candidate_dir(c.id) / "diff.patch");
     if (diff) c.diff = *diff;

@@ -10,6 +10,7 @@
 
 #include "tools/eval/check.h"
 #include "tools/eval/driver_run.h"
+#include "util/timing_lease.h"
 
 namespace kopt {
 
@@ -143,6 +144,8 @@ TimingOutcome time_candidate(const ExecutionContext& ctx, const Benchmark& bench
                              const std::filesystem::path& baseline,
                              const std::filesystem::path& candidate, const OutputRecord& reference,
                              uint64_t seed, const TimingOptions& options, int allowed_threads) {
+  const TimingLease lease("kopt: timing " + bench.name,  // No other kopt times on these devices.
+                          bench.language == Language::cuda ? TimingLease::visible_gpu() : -1);
   const auto start = Clock::now();
   TimingOutcome out;
   out.ok = true;

@@ -2,6 +2,8 @@
 
 #include <unistd.h>
 
+#include <cstdlib>
+
 #include <fmt/format.h>
 #include <algorithm>
 #include <nlohmann/json.hpp>
@@ -11,6 +13,7 @@
 #include "tools/machine/probe.h"
 #include "util/files.h"
 #include "util/hash.h"
+#include "util/timing_lease.h"
 
 namespace kopt {
 
@@ -74,6 +77,26 @@ Status measure(const ExecutionContext& ctx, const std::string& compiler,
   return {};
 }
 
+double load_average() {
+  double load[1] = {0};
+  return getloadavg(load, 1) == 1 ? load[0] : 0;
+}
+
+// Measures until the model is plausible or the attempts are spent, holding the timing lease.
+Status measure_plausibly(const ExecutionContext& ctx, const std::string& compiler,
+                         const MachineOptions& options, const MachineProgress& progress,
+                         MachineModel& model) {
+  const TimingLease lease("kopt machine: probe");
+  for (model.attempts = 1;; ++model.attempts) {
+    model.load_before = load_average();
+    if (auto st = measure(ctx, compiler, options, progress, model); !st) return st;
+    model.load_after = load_average();
+    model.implausible = implausibility(model);
+    if (model.implausible.empty() || model.attempts >= options.attempts) return {};
+    if (progress) progress("implausible (" + model.implausible + "), measuring again");
+  }
+}
+
 Json rates_json(const CoreRates& r) {
   return {{"one_core", r.one_core}, {"all_cores", r.all_cores}};
 }
@@ -83,6 +106,16 @@ CoreRates rates_from(const Json& j) {
 }
 
 }  // namespace
+
+std::string implausibility(const MachineModel& m) {
+  const std::pair<const char*, const CoreRates*> rates[] = {
+      {"bandwidth", &m.bandwidth}, {"fp64", &m.fp64}, {"fp32", &m.fp32}, {"int32", &m.int32}};
+  for (const auto& [name, r] : rates)
+    if (r->all_cores < r->one_core)
+      return fmt::format("{} on all cores {:.3g} is below one core's {:.3g}", name, r->all_cores,
+                         r->one_core);
+  return "";
+}
 
 Peaks MachineModel::peaks() const {
   return {"host", fp32.all_cores, fp64.all_cores, int32.all_cores, bandwidth.all_cores};
@@ -102,13 +135,15 @@ Result<MachineModel> host_machine(const ExecutionContext& ctx, const MachineOpti
   const auto path = ctx.cache_root / "machine" / (model.key + ".json");
   if (!options.refresh)
     if (auto doc = read_json_file(path); doc)
-      if (auto cached = machine_from_json(*doc); cached) {
+      if (auto cached = machine_from_json(*doc); cached && implausibility(*cached).empty()) {
         cached->cached = true;
         return cached;
       }
   model.compiler = tc->fingerprint;
-  if (auto st = measure(ctx, tc->compiler, options, progress, model); !st) return st.error();
+  if (auto st = measure_plausibly(ctx, tc->compiler, options, progress, model); !st)
+    return st.error();
   model.measured_at = now_iso8601();
+  if (!model.implausible.empty()) return model;  // Not cached: the next run measures again.
   if (auto st = write_json_file(path, to_json(model)); !st) return st.error();
   return model;
 }
@@ -126,7 +161,10 @@ Json to_json(const MachineModel& m) {
           {"compiler", m.compiler},
           {"key", m.key},
           {"measured_at", m.measured_at},
-          {"cached", m.cached}};
+          {"cached", m.cached},
+          {"load", {{"before", m.load_before}, {"after", m.load_after}}},
+          {"attempts", m.attempts},
+          {"implausible", m.implausible}};
 }
 
 Result<MachineModel> machine_from_json(const Json& doc) {
@@ -141,6 +179,11 @@ Result<MachineModel> machine_from_json(const Json& doc) {
   m.compiler = doc.value("compiler", "");
   m.key = doc.value("key", "");
   m.measured_at = doc.value("measured_at", "");
+  const Json load = doc.value("load", Json::object());
+  m.load_before = load.is_object() ? load.value("before", 0.0) : 0;
+  m.load_after = load.is_object() ? load.value("after", 0.0) : 0;
+  m.attempts = doc.value("attempts", 1);
+  m.implausible = doc.value("implausible", "");
   if (!(m.bandwidth.all_cores > 0 && m.fp64.all_cores > 0)) return fail("incomplete machine model");
   return m;
 }
@@ -165,6 +208,9 @@ std::string describe(const MachineModel& m) {
                       b.int_ops);
   text += fmt::format("measured   {}{} (triad over {:.0f} MiB; {})\n", m.measured_at,
                       m.cached ? ", cached" : "", m.triad_bytes / (1 << 20), m.compiler);
+  text += fmt::format("load       {:.2f} before, {:.2f} after; {} attempt{}\n", m.load_before,
+                      m.load_after, m.attempts, m.attempts > 1 ? "s" : "");
+  if (!m.implausible.empty()) text += "warning    implausible, not cached: " + m.implausible + "\n";
   return text;
 }
 

@@ -33,10 +33,18 @@ struct MachineModel {
   std::string key;          ///< Cache key.
   std::string measured_at;  ///< ISO 8601, UTC.
   bool cached = false;      ///< Read from the cache rather than measured now.
+  double load_before = 0;   ///< The host's 1-minute load average when the probe began...
+  double load_after = 0;    ///< ... and when it ended.
+  int attempts = 1;         ///< Measurements made until one was plausible (or gave up).
+  std::string implausible;  ///< Why the last measurement cannot be right; empty when it can.
 
   /// All-core peaks, named "host".
   Peaks peaks() const;
 };
+
+/// Why `model` cannot be a quiet machine's (a rate on all cores below the same rate on one
+/// core: something else ran beside the probe), or empty.
+std::string implausibility(const MachineModel& model);
 
 /// How to measure.
 struct MachineOptions {
@@ -44,12 +52,15 @@ struct MachineOptions {
   double seconds_per_probe = 0.5;  ///< Length of each compute measurement.
   int triad_reps = 10;             ///< Passes of the triad; the best one counts.
   int rounds = 3;                  ///< Runs of each probe; the best one counts.
+  int attempts = 3;                ///< Measurements at most while the result is implausible.
 };
 
 /// Receives "compile", "triad 1 core", ... as the measurement moves on.
 using MachineProgress = std::function<void(const std::string& step)>;
 
-/// The cached model of this host, or a fresh measurement (stored in the cache).
+/// The cached model of this host, or a fresh measurement (stored in the cache). The probe holds
+/// the host-wide timing lease while it measures, and measures again (up to three times) while
+/// the result is implausible; an implausible model is returned but never cached.
 Result<MachineModel> host_machine(const ExecutionContext& ctx, const MachineOptions& options,
                                   const MachineProgress& progress = {});
 
