@@ -146,7 +146,8 @@ int run_cli(int argc, char** argv) {
     root.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
     if (e.get_exit_code() == 0) return root.exit(e);  // --help, --version.
-    std::fprintf(stderr, "kopt: %s (see kopt --help)\n", llm::redact_secrets(e.what()).c_str());
+    std::fprintf(stderr, "kopt: %s (see kopt --help)\n",
+                 llm::redact_secrets(std::string(e.what())).c_str());
     return kExitUsage;
   }
   for (const auto& [app, index] : apps) {

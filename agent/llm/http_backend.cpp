@@ -123,7 +123,9 @@ Result<ChatResponse> HttpChatBackend::exchange_streamed(const HttpRequest& http,
     if (parsed && options.on_text && !parsed->text.empty()) options.on_text(parsed->text);
     return parsed;
   }
-  if (!cut)
+  if (cut)
+    assembler->cut();
+  else
     for (const auto& event : parser.finish())
       if (auto status = assembler->add(event); !status) return status.error();
   auto answer = assembler->finish();

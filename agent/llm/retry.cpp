@@ -1,6 +1,7 @@
 #include "agent/llm/retry.h"
 
 #include <curl/curl.h>
+#include <fmt/format.h>
 
 #include <algorithm>
 #include <cmath>
@@ -108,9 +109,9 @@ HttpResponse RetryingSender::send(const HttpRequest& request, const HttpTimeouts
       limits.total = std::max(left(), std::chrono::milliseconds(1));
     HttpResponse response = transport_.send(request, limits, watched);
     if (bounded && response.error == TransportError::total_timeout)
-      response.error_message = "no complete answer within the deadline of " +
-                               std::to_string(policy_.deadline.count() / 1000) +
-                               " s (KOPT_LLM_DEADLINE_S)";
+      response.error_message =
+          fmt::format("no complete answer within the deadline of {:g} s (KOPT_LLM_DEADLINE_S)",
+                      policy_.deadline.count() / 1000.0);
     if (delivered) return response;
     auto wait = wait_before_retry(response, attempts);
     if (!wait || (bounded && *wait >= left())) return response;

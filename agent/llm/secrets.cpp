@@ -1,4 +1,6 @@
 #include "agent/llm/secrets.h"
+
+#include <nlohmann/json.hpp>
 #include "util/strings.h"
 
 #include <sys/prctl.h>
@@ -83,16 +85,16 @@ std::string redact_secrets(std::string text) {
   return redact_tokens(std::move(text));
 }
 
-nlohmann::json redact_secrets(const nlohmann::json& value) {
+nlohmann::json redact_json(const nlohmann::json& value) {
   if (value.is_string()) return redact_secrets(value.get<std::string>());
   if (value.is_array()) {
     nlohmann::json copy = nlohmann::json::array();
-    for (const auto& item : value) copy.push_back(redact_secrets(item));
+    for (const auto& item : value) copy.push_back(redact_json(item));
     return copy;
   }
   if (!value.is_object()) return value;
   nlohmann::json copy = nlohmann::json::object();
-  for (const auto& [key, item] : value.items()) copy[redact_secrets(key)] = redact_secrets(item);
+  for (const auto& [key, item] : value.items()) copy[redact_secrets(key)] = redact_json(item);
   return copy;
 }
 

@@ -5,7 +5,7 @@
 #include <optional>
 #include <string>
 
-#include <nlohmann/json.hpp>
+#include <nlohmann/json_fwd.hpp>
 
 #include "agent/llm/environment.h"
 
@@ -54,6 +54,6 @@ void register_secret(const std::string& value);
 std::string redact_secrets(std::string text);
 
 /// `value` with redact_secrets() applied to every string in it (keys of objects included).
-nlohmann::json redact_secrets(const nlohmann::json& value);
+nlohmann::json redact_json(const nlohmann::json& value);
 
 }  // namespace kopt::llm

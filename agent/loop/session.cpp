@@ -209,6 +209,7 @@ Result<ReplayReport> replay_run(const fs::path& run_dir, const StatusFn& status)
     return report;
   }
   report.outcome = std::move(*outcome);
+  if (!effects.divergence().empty()) report.divergence = effects.divergence();
   if (!stream.recording_exhausted())
     report.divergence = fmt::format("the replay stopped after {} events; the record has {}",
                                     stream.count(), events.size());

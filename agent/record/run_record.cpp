@@ -66,7 +66,7 @@ Result<RunRecord> RunRecord::create(const fs::path& runs_root, const std::string
   if (auto st = record.lock_for_writing("kopt run"); !st) return st.error();
   run_info["format"] = kRunFormat;
   run_info["id"] = record.dir_.filename().string();
-  record.info_ = llm::redact_secrets(run_info);
+  record.info_ = llm::redact_json(run_info);
   if (auto st = write_json_file(record.dir_ / "run.json", record.info_); !st) return st.error();
   return record;
 }
@@ -118,7 +118,7 @@ Status RunRecord::write_candidate(const CandidateFiles& c) const {
 }
 
 Status RunRecord::write_summary(const Json& summary) const {
-  Json doc = llm::redact_secrets(summary);
+  Json doc = llm::redact_json(summary);
   doc["format"] = kSummaryFormat;
   return write_json_file(dir_ / "summary.json", doc);
 }

@@ -3,7 +3,10 @@
 // the secret-looking variables of its environment.
 #include <gtest/gtest.h>
 
+#include <nlohmann/json.hpp>
+
 #include <cstdlib>
+#include <optional>
 
 #include "agent/llm/backend_factory.h"
 #include "agent/llm/guarded_backend.h"
@@ -45,7 +48,7 @@ TEST(RedactionTest, SecretLookingEnvironmentVariablesAreRedacted) {
 
 TEST(RedactionTest, JsonStringsAndKeysAreRedacted) {
   const nlohmann::json doc = {{"text", "Bearer abc.def-ghi"}, {"list", {"sk-12345678901"}}};
-  const nlohmann::json clean = redact_secrets(doc);
+  const nlohmann::json clean = redact_json(doc);
   EXPECT_EQ(clean["text"], "Bearer [redacted]");
   EXPECT_EQ(clean["list"][0], "[redacted]");
 }

@@ -52,14 +52,14 @@ struct MachineOptions {
   double seconds_per_probe = 0.5;  ///< Length of each compute measurement.
   int triad_reps = 10;             ///< Passes of the triad; the best one counts.
   int rounds = 3;                  ///< Runs of each probe; the best one counts.
-  int attempts = 3;                ///< Measurements at most while the result is implausible.
+  int attempts = 2;                ///< Measurements at most while the result is implausible.
 };
 
 /// Receives "compile", "triad 1 core", ... as the measurement moves on.
 using MachineProgress = std::function<void(const std::string& step)>;
 
 /// The cached model of this host, or a fresh measurement (stored in the cache). The probe holds
-/// the host-wide timing lease while it measures, and measures again (up to three times) while
+/// the host-wide timing lease while it measures, and measures again (`attempts` in all) while
 /// the result is implausible; an implausible model is returned but never cached.
 Result<MachineModel> host_machine(const ExecutionContext& ctx, const MachineOptions& options,
                                   const MachineProgress& progress = {});
