@@ -62,8 +62,9 @@ int run_show(const Args& args) {
   RunView v = open_run_view(run_dir(args));
   fmt::print("run      {} ({}, {})\n", v.dir.filename().string(),
              v.info["benchmark"].value("name", "?"), v.info["config"].value("llm", "?"));
-  fmt::print("status   {}{}\n", v.info.value("status", "?"),
-             v.stop_rule.empty() ? "" : " (" + v.stop_rule + ": " + v.stop_reason + ")");
+  const std::string why = v.stop_rule.empty() ? v.info.value("status_reason", "")
+                                              : v.stop_rule + ": " + v.stop_reason;
+  fmt::print("status   {}{}\n", v.info.value("status", "?"), why.empty() ? "" : " (" + why + ")");
   fmt::print("human    {:.4g} ms vs original {:.4g} ms: {}\n\n", v.human.candidate_ms,
              v.human.original_ms, speedup_text(v.human));
   fmt::print("{:<5} {:<6} {:<9} {:<13} {:>9} {:>22} {:>9} {:>8} {:>8}\n", "ITER", "CAND", "FROM",

@@ -47,8 +47,9 @@ Status check_shape(const Json& info, const fs::path& path) {
   for (const char* key : {"benchmark", "config"})
     if (!info.value(key, Json()).is_object())
       return fail(path.string() + ": \"" + key + "\" is missing or not an object");
-  if (info.contains("status") && !info["status"].is_string())
-    return fail(path.string() + ": \"status\" is not a string");
+  for (const char* key : {"status", "status_reason"})
+    if (info.contains(key) && !info[key].is_string())
+      return fail(path.string() + ": \"" + key + "\" is not a string");
   return {};
 }
 

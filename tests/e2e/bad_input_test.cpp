@@ -8,6 +8,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
+
 #include "../support/kopt_cli.h"
 #include "agent/cli/command.h"
 #include "util/files.h"
@@ -249,9 +251,10 @@ TEST_F(BadInputTest, EveryCaseGetsItsExitStatusAndOneClearLine) {
   }
 }
 
-// Depends on the manifest parser's depth limit (another branch): 50,000 nested parentheses
-// must be refused in one line, not crash.
-TEST_F(BadInputTest, DeeplyNestedWorkExpressionIsOneLine) {
+// DEPENDS ON branch `builds` (issue 19: the work-expression parser's depth limit), not merged
+// here: this branch's parser still recurses without a bound and crashes on 50,000 nested
+// parentheses. Disabled until that merge; enable it then (it must pass, not skip).
+TEST_F(BadInputTest, DISABLED_DeeplyNestedWorkExpressionIsOneLine) {
   const fs::path suite = root_->path() / "nested_suite";
   fs::create_directories(suite);
   fs::copy(test::source_root() / "benchmarks/cpu/licm", suite / "nested",
@@ -260,7 +263,7 @@ TEST_F(BadInputTest, DeeplyNestedWorkExpressionIsOneLine) {
       write_file(suite / "nested/benchmark.json",
                  manifest_with_flops(std::string(50000, '(') + "n" + std::string(50000, ')'))));
   ProcessResult r = test::run_kopt({"list", "--suite", suite.string()});
-  if (r.signal != 0) GTEST_SKIP() << "needs the expression parser's depth limit: " << r.describe();
+  EXPECT_EQ(r.signal, 0) << r.describe();
   EXPECT_NE(r.exit_code, 0) << r.output;
   EXPECT_EQ(lines(r.output), 1) << r.output;
 }
