@@ -117,12 +117,23 @@ void show_progress(LoopServices& s, const StatusFn& status) {
   };
 }
 
+// Runs the loop; a recorded event of an unexpected shape (a field of the wrong type, met while
+// replaying or resuming) is an Error that says so, not an exception.
+Result<RunOutcome> run_loop(Orchestrator& orchestrator, const fs::path& events) {
+  try {
+    return orchestrator.run();
+  } catch (const Json::exception& error) {
+    return fail(events.string() + " holds an event of an unexpected shape (" +
+                json_error_text(error.what()) + ")");
+  }
+}
+
 Result<RunReport> drive(Assembly& a, RunRecord& record, Effects& effects, EventStream& stream,
                         const StatusFn& status) {
   LoopServices services = services_for(a, effects, stream);
   show_progress(services, status);
   Orchestrator orchestrator(a.bench, services, &record);
-  auto outcome = orchestrator.run();
+  auto outcome = run_loop(orchestrator, record.events_path());
   if (!outcome) {
     (void)record.set_status("failed", outcome.error().message);
     return outcome.error();
@@ -200,7 +211,7 @@ Result<ReplayReport> replay_run(const fs::path& run_dir, const StatusFn& status)
   LoopServices services = services_for(**a, effects, stream);
   show_progress(services, status);
   Orchestrator orchestrator((*a)->bench, services, nullptr);
-  auto outcome = orchestrator.run();
+  auto outcome = run_loop(orchestrator, record->events_path());
   ReplayReport report{stream.count(), {}, {}};  // Counted once the loop has run.
   if (!outcome) {
     report.divergence = effects.divergence().empty()

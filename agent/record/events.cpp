@@ -97,6 +97,11 @@ Result<std::vector<Json>> read_events(const fs::path& path, bool* torn) {
   return events;
 }
 
+std::string json_error_text(const std::string& what) {
+  const size_t bracket = what.rfind("] ");
+  return bracket == std::string::npos ? what : what.substr(bracket + 2);
+}
+
 std::vector<Json> without_retried_calls(const std::vector<Json>& events) {
   std::vector<Json> kept;
   for (const auto& event : events) {

@@ -52,6 +52,10 @@ std::vector<Json> without_retried_calls(const std::vector<Json>& events);
 /// is made again. Returns the events the resumed loop is checked against.
 Result<std::vector<Json>> resume_point(EventLog& log, const std::vector<Json>& recorded);
 
+/// A JSON library error's message without its "[json.exception.type_error.302] " prefix: what
+/// a record of an unexpected shape tells its reader.
+std::string json_error_text(const std::string& what);
+
 /// A copy of an event without what legitimately differs between runs of the same decisions:
 /// wall-clock times and latencies.
 Json stable_view(const Json& event);

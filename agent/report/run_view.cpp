@@ -77,11 +77,8 @@ Result<RunView> load_run_view(const std::filesystem::path& dir) {
     try {
       apply(view, (*events)[i]);
     } catch (const Json::exception& error) {  // A field of the wrong type.
-      const std::string what = error.what();
-      const size_t bracket = what.find("] ");
       return fail(record->events_path().string() + " line " + std::to_string(i + 2) +
-                  ": an event of an unexpected shape (" +
-                  (bracket == std::string::npos ? what : what.substr(bracket + 2)) + ")");
+                  ": an event of an unexpected shape (" + json_error_text(error.what()) + ")");
     }
   }
   for (auto& c : view.candidates) {
