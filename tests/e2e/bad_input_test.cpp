@@ -22,7 +22,7 @@ namespace fs = std::filesystem;
 
 struct BadInput {
   std::vector<std::string> args;  ///< "@" in an argument stands for the fixture folder.
-  int exit;
+  int status;
   std::string fragment;
   bool one_line = true;
 };
@@ -244,7 +244,7 @@ TEST_F(BadInputTest, EveryCaseGetsItsExitStatusAndOneClearLine) {
         test::run_kopt(args, std::chrono::seconds(60), {{"KOPT_RUNS", "/nonexistent"}});
     EXPECT_FALSE(r.timed_out) << shown;
     EXPECT_EQ(r.signal, 0) << shown << "crashed";
-    EXPECT_EQ(r.exit_code, c.exit) << shown << "\n" << r.output;
+    EXPECT_EQ(r.exit_code, c.status) << shown << "\n" << r.output;
     EXPECT_NE(r.output.find(c.fragment), std::string::npos) << shown << "\n" << r.output;
     EXPECT_EQ(r.output.find("json.exception"), std::string::npos) << shown << "\n" << r.output;
     if (c.one_line) EXPECT_EQ(lines(r.output), 1) << shown << "\n" << r.output;
