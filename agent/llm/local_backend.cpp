@@ -40,7 +40,7 @@ fs::path local_model_config_path(const EnvLookup& env) {
   return kopt_home() / "third_party" / "models" / "local-model.json";
 }
 
-Result<LocalModelConfig> LocalModelConfig::load(const fs::path& file) {
+Result<LocalModelConfig> LocalModelConfig::load(const fs::path& file, const std::string& host_cpu) {
   if (!fs::exists(file))
     return fail("no local model: " + file.string() +
                 " does not exist (run scripts/setup-local-model.sh, or set KOPT_LOCAL_MODEL)");
@@ -49,6 +49,11 @@ Result<LocalModelConfig> LocalModelConfig::load(const fs::path& file) {
   const std::string where = file.string();
   if (string_at(*json, "format") != "kopt-local-model/1")
     return fail(where + ": format must be \"kopt-local-model/1\"");
+  if (const std::string built_for = string_at(*json, "cpu");
+      !built_for.empty() && built_for != host_cpu)
+    return fail(where + ": its llama-server was built for another CPU (" +
+                built_for.substr(0, built_for.find('|', built_for.find('|') + 1)) +
+                "); run scripts/setup-local-model.sh to build one for this machine");
   LocalModelConfig config;
   config.file = file;
   for (const auto& arg : array_at(*json, "server"))

@@ -18,6 +18,7 @@
 #include "agent/llm/environment.h"
 #include "agent/llm/http_backend.h"
 #include "agent/llm/server_process.h"
+#include "util/host_cpu.h"
 
 namespace kopt::llm {
 
@@ -31,8 +32,11 @@ struct LocalModelConfig {
   bool tool_calling = false;
   std::chrono::seconds ready_timeout{300};
 
-  /// Reads and checks the file; a missing file's Error says to run the setup script.
-  static Result<LocalModelConfig> load(const std::filesystem::path& file);
+  /// Reads and checks the file; a missing file's Error says to run the setup script. A file
+  /// whose "cpu" (the identity of the CPU its server was built on) is not `host_cpu` is
+  /// refused: that server may use instructions this CPU lacks.
+  static Result<LocalModelConfig> load(const std::filesystem::path& file,
+                                       const std::string& host_cpu = host_cpu_identity());
   /// The server's argv with the placeholders filled in.
   std::vector<std::string> server_argv(int port) const;
 };

@@ -21,7 +21,12 @@ Json to_json(const RunConfig& c) {
           {"analyst_tool_rounds", c.analyst_tool_rounds},
           {"optimizer_tool_rounds", c.optimizer_tool_rounds},
           {"no_code_retries", c.no_code_retries},
-          {"repair_attempts", c.repair_attempts}};
+          {"repair_attempts", c.repair_attempts},
+          {"edit_format", c.edit_format}};
+}
+
+std::string default_edit_format(const std::string& llm_spec) {
+  return llm_spec == "local" ? "edits" : "file";
 }
 
 Result<RunConfig> config_from_json(const Json& j) {
@@ -46,6 +51,7 @@ Result<RunConfig> config_from_json(const Json& j) {
     c.optimizer_tool_rounds = j.value("optimizer_tool_rounds", c.optimizer_tool_rounds);
     c.no_code_retries = j.value("no_code_retries", c.no_code_retries);
     c.repair_attempts = j.value("repair_attempts", c.repair_attempts);
+    c.edit_format = j.value("edit_format", c.edit_format);
   } catch (const Json::exception& e) {
     return fail(std::string("run configuration: ") + e.what());
   }

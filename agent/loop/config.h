@@ -31,7 +31,14 @@ struct RunConfig {
   int optimizer_tool_rounds = 6;  ///< Tool-call rounds the optimizer may take.
   int no_code_retries = 2;        ///< Reminders for a reply without a kernel file.
   int repair_attempts = 1;        ///< Corrections asked for a candidate kopt rejected.
+  /// How the optimizer is asked to hand in a kernel: "file" (the complete file) or "edits"
+  /// (SEARCH/REPLACE blocks applied to the file it was shown). Either is accepted in a reply.
+  std::string edit_format = "file";
 };
+
+/// The edit format a run uses when none is given: edits for the small local model, whole files
+/// for every other backend.
+std::string default_edit_format(const std::string& llm_spec);
 
 Json to_json(const RunConfig& config);
 /// Reads run.json's "config"; unknown fields are ignored, wrong types are an Error.

@@ -2,6 +2,7 @@
 
 #include "agent/llm/chat_json.h"
 #include "agent/llm/text_tools.h"
+#include "agent/loop/edits.h"
 #include "agent/loop/loop_tools.h"
 #include "util/strings.h"
 
@@ -17,7 +18,7 @@ constexpr size_t kToolTextCap = 12000;
 std::optional<std::string> code_in_text(const std::string& text) {
   auto code = llm::extract_code(text);
   if (!code || trim(*code).empty()) return std::nullopt;
-  return *code;
+  return without_listing_numbers(*code);
 }
 
 Conversation::Conversation(LoopServices& services, std::string role, int iteration,

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "agent/loop/edits.h"
 #include "agent/loop/loop_tools.h"
 #include "util/files.h"
 #include "util/strings.h"
@@ -69,7 +70,13 @@ OptimizerSession::OptimizerSession(LoopServices& s, const Benchmark& bench, cons
       values_(common_values(bench, state, optimizer_tools(*s.registry))),
       conversation_(s, "optimizer", iteration, optimizer_tools(*s.registry),
                     s.config->optimizer_tool_rounds),
+      current_source_(state.best_source),
       repairs_left_(s.config->repair_attempts) {
+  // Edits are copied from the listing: show the file as it is, without line numbers.
+  if (s.config->edit_format == "edits") values_["best_source"] = state.best_source;
+  values_["answer_format"] = s.config->edit_format == "edits"
+                                 ? s.prompts->render("optimizer.format.edits", values_).value_or("")
+                                 : s.prompts->render("optimizer.format.file", values_).value_or("");
   values_["plan"] = trim(plan).empty()
                         ? "(the analyst gave no plan: find the biggest inefficiency yourself)"
                         : plan;
@@ -92,21 +99,34 @@ Turn OptimizerSession::repair(const std::string& feedback) {
   return until_code(conversation_.follow_up(*message));
 }
 
+std::optional<std::string> OptimizerSession::file_in(const Turn& turn, std::string& problem) const {
+  const std::string& text = turn.submitted ? *turn.submitted : turn.text;
+  if (has_edit_blocks(text)) {
+    auto edited = apply_edit_blocks(current_source_, text);
+    if (edited) return *edited;
+    problem = edited.error().message;
+    return std::nullopt;
+  }
+  if (turn.submitted) return turn.submitted;
+  return code_in_text(turn.text);
+}
+
 Turn OptimizerSession::until_code(Turn turn) {
   auto reminder = s_.prompts->render("optimizer.no_code", values_);
   if (!reminder) return render_failure(reminder.error());
-  for (int retry = 0; retry < s_.config->no_code_retries && !turn.stop && !turn.submitted;
-       ++retry) {
-    if (auto code = code_in_text(turn.text)) {
-      turn.submitted = code;
-      break;
-    }
+  for (int retry = 0; !turn.stop; ++retry) {
+    std::string problem;
+    turn.submitted = file_in(turn, problem);
+    if (turn.submitted || retry >= s_.config->no_code_retries) break;
+    PromptValues values = values_;
+    values["problem"] = problem;
+    auto again = problem.empty() ? reminder : s_.prompts->render("optimizer.edit_failed", values);
+    if (!again) return render_failure(again.error());
     const int calls = turn.tool_calls;
-    turn = conversation_.follow_up(*reminder);
+    turn = conversation_.follow_up(*again);
     turn.tool_calls += calls;
   }
-  if (!turn.submitted && !turn.stop)
-    if (auto code = code_in_text(turn.text)) turn.submitted = code;
+  if (turn.submitted) current_source_ = *turn.submitted;
   return turn;
 }
 

@@ -29,10 +29,14 @@ class OptimizerSession {
 
  private:
   Turn until_code(Turn turn);
+  /// The kernel file a reply hands in: a whole file, or edits applied to the file the model
+  /// last saw. An edit that does not apply leaves nothing handed in and says why in `problem`.
+  std::optional<std::string> file_in(const Turn& turn, std::string& problem) const;
 
   LoopServices& s_;
   PromptValues values_;
   Conversation conversation_;
+  std::string current_source_;  ///< The file the model's edits apply to.
   int repairs_left_;
 };
 

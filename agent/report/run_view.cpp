@@ -15,7 +15,7 @@ IterationView& iteration_of(RunView& view, int number) {
   return view.iterations.back();
 }
 
-void apply(RunView& view, const Json& e) {
+void apply_event(RunView& view, const Json& e) {
   const std::string type = e.value("type", "");
   if (type == "iteration") {
     iteration_of(view, e.value("iteration", 0)).best_before = e.value("best", "");
@@ -75,7 +75,7 @@ Result<RunView> load_run_view(const std::filesystem::path& dir) {
   if (!events) return events.error();
   for (size_t i = 0; i < events->size(); ++i) {
     try {
-      apply(view, (*events)[i]);
+      apply_event(view, (*events)[i]);
     } catch (const Json::exception& error) {  // A field of the wrong type.
       return fail(record->events_path().string() + " line " + std::to_string(i + 2) +
                   ": an event of an unexpected shape (" + json_error_text(error.what()) + ")");

@@ -29,6 +29,8 @@
 #include <type_traits>
 #include <vector>
 
+#include "seccomp_filter.h"
+
 namespace kopt_bench {
 
 /// Exit status the harness uses when the kernel runs out of memory.
@@ -188,6 +190,9 @@ class OutputFile {
     }
   }
 
+  /// The descriptor the records are written to.
+  int descriptor() const { return fileno(file_); }
+
   [[noreturn]] static void die(const std::string& message) {
     std::fprintf(stderr, "kopt-harness: %s\n", message.c_str());
     std::exit(kExitUsage);
@@ -259,14 +264,15 @@ inline Options parse_options(int argc, char** argv) {
   return o;
 }
 
-/// Number of threads in this process, read from /proc/self/task.
+/// Number of threads in this process, read from /proc/self/task (opened on the first call, so
+/// that later calls work under the system call filter).
 inline int thread_count() {
-  DIR* dir = opendir("/proc/self/task");
+  static DIR* dir = opendir("/proc/self/task");
   if (!dir) return -1;
+  rewinddir(dir);
   int count = 0;
   while (dirent* entry = readdir(dir))
     if (entry->d_name[0] != '.') ++count;
-  closedir(dir);
   return count;
 }
 
@@ -276,8 +282,7 @@ inline int64_t now_ns() {
       .count();
 }
 
-inline void run_check(Problem& problem, const Options& o, int& max_threads) {
-  OutputFile file(o.out);
+inline void run_check(Problem& problem, const Options& o, OutputFile& file, int& max_threads) {
   for (uint64_t seed : o.seeds) {
     Rng rng(seed);
     problem.fill(rng);
@@ -294,7 +299,8 @@ inline bool captured(const Options& o, int index) {
   return false;
 }
 
-inline std::vector<int64_t> run_time(Problem& problem, const Options& o, int& max_threads) {
+inline std::vector<int64_t> run_time(Problem& problem, const Options& o, OutputFile& file,
+                                     int& max_threads) {
   Rng rng(o.seeds.front());
   problem.fill(rng);
   for (int i = 0; i < o.warmup; ++i) {
@@ -303,7 +309,6 @@ inline std::vector<int64_t> run_time(Problem& problem, const Options& o, int& ma
   }
   std::vector<int64_t> samples;
   samples.reserve(o.reps);
-  OutputFile file(o.out);
   for (int i = 0; i < o.reps; ++i) {
     poison(problem.outputs());
     const int64_t start = now_ns();
@@ -316,11 +321,16 @@ inline std::vector<int64_t> run_time(Problem& problem, const Options& o, int& ma
   return samples;
 }
 
-/// Writes the JSON report; `extra` holds further members ("key":value,...) for the object.
-inline void write_report(const Options& o, const std::vector<int64_t>& samples, int threads_before,
-                         int threads_max, const std::string& extra = "") {
+inline std::FILE* open_report(const Options& o) {
   std::FILE* report = std::fopen(o.report.c_str(), "w");
   if (!report) OutputFile::die("cannot write " + o.report);
+  return report;
+}
+
+/// Writes the JSON report to `report` and closes it; `extra` holds further members
+/// ("key":value,...) for the object.
+inline void write_report(std::FILE* report, const std::vector<int64_t>& samples, int threads_before,
+                         int threads_max, const std::string& extra = "") {
   std::fprintf(report, "{\"format\":\"kopt-report/1\",\"threads_before\":%d,\"threads_max\":%d,",
                threads_before, threads_max);
   std::fprintf(report, "\"samples_ns\":[");
@@ -328,6 +338,11 @@ inline void write_report(const Options& o, const std::vector<int64_t>& samples, 
     std::fprintf(report, "%s%lld", i ? "," : "", static_cast<long long>(samples[i]));
   std::fprintf(report, "]%s%s}\n", extra.empty() ? "" : ",", extra.c_str());
   std::fclose(report);
+}
+
+inline void write_report(const Options& o, const std::vector<int64_t>& samples, int threads_before,
+                         int threads_max, const std::string& extra = "") {
+  write_report(open_report(o), samples, threads_before, threads_max, extra);
 }
 
 inline void out_of_memory() {
@@ -345,10 +360,14 @@ int main(int argc, char** argv) {
   int max_threads = threads_before;
   P problem(o.size);
   std::vector<int64_t> samples;
-  if (o.mode == "check") {
-    run_check(problem, o, max_threads);
-  } else if (o.mode == "time") {
-    samples = run_time(problem, o, max_threads);
+  std::FILE* report = open_report(o);
+  if (o.mode == "check" || o.mode == "time") {
+    OutputFile file(o.out);
+    install_syscall_filter({fileno(report), file.descriptor()});
+    if (o.mode == "check")
+      run_check(problem, o, file, max_threads);
+    else
+      samples = run_time(problem, o, file, max_threads);
   } else {
     Rng rng(o.seeds.front());
     problem.fill(rng);
@@ -357,7 +376,7 @@ int main(int argc, char** argv) {
       if (int t = thread_count(); t > max_threads) max_threads = t;
     }
   }
-  write_report(o, samples, threads_before, max_threads);
+  write_report(report, samples, threads_before, max_threads);
   return 0;
 }
 

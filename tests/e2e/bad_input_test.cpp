@@ -172,7 +172,9 @@ std::string manifest_with_flops(const std::string& flops) {
 
 void write_run(const fs::path& dir, const std::string& run_json, const std::string& events) {
   ASSERT_TRUE(write_file(dir / "run.json", run_json));
-  if (!events.empty()) ASSERT_TRUE(write_file(dir / "events.jsonl", events));
+  if (!events.empty()) {
+    ASSERT_TRUE(write_file(dir / "events.jsonl", events));
+  }
 }
 
 // The files the corpus points at, under `root`.
@@ -247,7 +249,9 @@ TEST_F(BadInputTest, EveryCaseGetsItsExitStatusAndOneClearLine) {
     EXPECT_EQ(r.exit_code, c.status) << shown << "\n" << r.output;
     EXPECT_NE(r.output.find(c.fragment), std::string::npos) << shown << "\n" << r.output;
     EXPECT_EQ(r.output.find("json.exception"), std::string::npos) << shown << "\n" << r.output;
-    if (c.one_line) EXPECT_EQ(lines(r.output), 1) << shown << "\n" << r.output;
+    if (c.one_line) {
+      EXPECT_EQ(lines(r.output), 1) << shown << "\n" << r.output;
+    }
   }
 }
 

@@ -1,8 +1,11 @@
-// Every cheating candidate in tests/cheats/licm is evaluated by the real kopt binary and must
-// be turned away with the reason its file announces.
+// Every cheating candidate in tests/cheats/<benchmark>/ (CPU benchmarks: .cpp files) is
+// evaluated by the real kopt binary against its benchmark and must be turned away with the
+// reason its file announces.
 #include <gtest/gtest.h>
 
+#include <map>
 #include <nlohmann/json.hpp>
+#include <set>
 
 #include "../support/kopt_cli.h"
 #include "util/files.h"
@@ -12,6 +15,7 @@ namespace kopt {
 namespace {
 
 struct Cheat {
+  std::string benchmark;
   std::string file;
   std::string expected_category;
   bool needs_timing = false;
@@ -19,25 +23,30 @@ struct Cheat {
 
 // How a failing case names its cheat (GoogleTest would print the struct's bytes).
 void PrintTo(const Cheat& cheat, std::ostream* out) {
-  *out << cheat.file << " (expect " << cheat.expected_category << ")";
+  *out << cheat.benchmark << "/" << std::filesystem::path(cheat.file).filename().string()
+       << " (expect " << cheat.expected_category << ")";
 }
 
 std::vector<Cheat> all_cheats() {
   std::vector<Cheat> cheats;
-  const auto dir = test::source_root() / "tests" / "cheats" / "licm";
-  for (const auto& entry : std::filesystem::directory_iterator(dir)) {
-    if (entry.path().extension() != ".cpp") continue;
-    const std::string text = read_file(entry.path()).value();
-    Cheat cheat{entry.path().string(), test::tag_value(text, "// expect: "), false};
-    cheat.needs_timing = text.find("// needs: timing") != std::string::npos;
-    cheats.push_back(cheat);
+  const auto root = test::source_root() / "tests" / "cheats";
+  for (const auto& dir : std::filesystem::directory_iterator(root)) {
+    if (!dir.is_directory()) continue;
+    for (const auto& entry : std::filesystem::directory_iterator(dir.path())) {
+      if (entry.path().extension() != ".cpp") continue;
+      const std::string text = read_file(entry.path()).value();
+      Cheat cheat{dir.path().filename().string(), entry.path().string(),
+                  test::tag_value(text, "// expect: "), false};
+      cheat.needs_timing = text.find("// needs: timing") != std::string::npos;
+      cheats.push_back(cheat);
+    }
   }
   std::sort(cheats.begin(), cheats.end(), [](auto& a, auto& b) { return a.file < b.file; });
   return cheats;
 }
 
 std::string name_of(const ::testing::TestParamInfo<Cheat>& info) {
-  return std::filesystem::path(info.param.file).stem().string();
+  return info.param.benchmark + "_" + std::filesystem::path(info.param.file).stem().string();
 }
 
 }  // namespace
@@ -47,8 +56,8 @@ class CheatTest : public ::testing::TestWithParam<Cheat> {};
 TEST_P(CheatTest, IsTurnedAwayWithTheReasonThatNamesIt) {
   const Cheat& cheat = GetParam();
   ASSERT_FALSE(cheat.expected_category.empty()) << cheat.file << " has no '// expect:' line";
-  std::vector<std::string> args = {"eval",   "licm",     "--variant", cheat.file,
-                                   "--json", "--budget", "2"};
+  std::vector<std::string> args = {"eval",   cheat.benchmark, "--variant", cheat.file,
+                                   "--json", "--budget",      "2"};
   if (!cheat.needs_timing) args.push_back("--no-time");
   ProcessResult r = test::run_kopt(args);
   Json doc = test::last_json(r.output);
@@ -61,13 +70,21 @@ TEST_P(CheatTest, IsTurnedAwayWithTheReasonThatNamesIt) {
   EXPECT_FALSE(verdict["reason"].get<std::string>().empty());
 }
 
-INSTANTIATE_TEST_SUITE_P(Licm, CheatTest, ::testing::ValuesIn(all_cheats()), name_of);
+INSTANTIATE_TEST_SUITE_P(Cpu, CheatTest, ::testing::ValuesIn(all_cheats()), name_of);
 
 TEST(CheatSuiteTest, HoldsAtLeastTheKnownCheats) {
   std::set<std::string> categories;
-  for (const auto& cheat : all_cheats()) categories.insert(cheat.expected_category);
-  for (const char* needed : {"cache", "unwritten", "file-access", "network", "thread", "timeout",
-                             "process", "oom", "precision"})
+  std::map<std::string, std::set<std::string>> benchmarks_of;
+  for (const auto& cheat : all_cheats()) {
+    categories.insert(cheat.expected_category);
+    benchmarks_of[cheat.expected_category].insert(cheat.benchmark);
+  }
+  // Link isolation, code outside the window and the flags contract: spread over benchmarks.
+  for (const char* spread : {"interposition", "outside-window", "flags"})
+    EXPECT_GE(benchmarks_of[spread].size(), 3u) << spread << " cheats cover too few benchmarks";
+  for (const char* needed :
+       {"cache", "unwritten", "file-access", "network", "thread", "timeout", "process", "oom",
+        "precision", "interposition", "outside-window", "flags", "system"})
     EXPECT_TRUE(categories.count(needed)) << "no cheat file expects " << needed;
 }
 

@@ -154,6 +154,22 @@ TEST_F(LocalBackendTest, MissingModelFileIsNamed) {
   EXPECT_NE(loaded.error().message.find("model.gguf' not found"), std::string::npos);
 }
 
+TEST_F(LocalBackendTest, AServerBuiltForAnotherCpuIsRefused) {
+  const auto file = config(fake_server());
+  auto with_cpu = [&](const std::string& cpu) {
+    json text = json::parse(*read_file(file));
+    text["cpu"] = cpu;
+    EXPECT_TRUE(write_file(file, text.dump()).ok());
+    return LocalModelConfig::load(file, "AuthenticAMD|25|1|fpu sse avx avx2");
+  };
+  auto other = with_cpu("GenuineIntel|6|143|fpu sse avx avx2 avx512f amx_int8");
+  ASSERT_FALSE(other.ok());
+  EXPECT_NE(other.error().message.find("built for another CPU (GenuineIntel|6)"), std::string::npos)
+      << other.error().message;
+  EXPECT_NE(other.error().message.find("scripts/setup-local-model.sh"), std::string::npos);
+  EXPECT_TRUE(with_cpu("AuthenticAMD|25|1|fpu sse avx avx2").ok());
+}
+
 TEST_F(LocalBackendTest, WithoutToolCallingTheFactoryUsesTheTextConvention) {
   BackendOptions options;
   options.env = fixed_environment({{"KOPT_LOCAL_MODEL", config(fake_server(), false).string()}});

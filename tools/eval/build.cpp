@@ -7,6 +7,7 @@
 #include <set>
 #include <sstream>
 
+#include "tools/eval/build_isolation.h"
 #include "util/files.h"
 #include "util/hash.h"
 #include "util/paths.h"
@@ -90,6 +91,42 @@ void store(const BuildOutcome& outcome, const fs::path& workspace, const fs::pat
   std::error_code ec;
   fs::rename(staging.path(), entry, ec);
   if (!ec) staging.keep();
+}
+
+// The compile command for the kernel; a C++ kernel also keeps its preprocessed text
+// (kernel.ii) for the flags check.
+std::vector<std::string> kernel_compile(const Benchmark& bench, const Toolchain& tc) {
+  auto args = tc.compile(bench, workspace_kernel_name(bench), "kernel.o", true);
+  if (bench.language != Language::cuda) args.insert(args.end() - 4, "-save-temps");
+  return args;
+}
+
+// Checks the compiled kernel against the driver object, isolates its symbols and links it after
+// the driver.
+void link_kernel(const ExecutionContext& ctx, const Benchmark& bench, const Toolchain& tc,
+                 const fs::path& workspace, const std::string& kernel_source,
+                 BuildOutcome& outcome) {
+  auto inspected = inspect_kernel(ctx, bench, workspace, kernel_source);
+  if (!inspected) {
+    outcome.failure = inspected.error().message;
+    return;
+  }
+  outcome.findings = std::move(inspected->findings);
+  if (!outcome.findings.empty()) {
+    outcome.failure = outcome.findings.front().message;
+    return;
+  }
+  auto isolated = isolate_kernel(ctx, bench, workspace, *inspected);
+  if (!isolated) {
+    outcome.failure = isolated.error().message;
+    return;
+  }
+  // The driver first: where both objects define an inline function or template instance, the
+  // linker keeps the driver's.
+  ProcessResult linked =
+      run_build_tool(ctx, workspace, tc.link(bench, {"driver.o", *isolated}, "bench"), 300);
+  outcome.log += linked.output;
+  if (!linked.succeeded()) outcome.failure = "does not link: " + first_error(linked.output);
 }
 
 }  // namespace
@@ -179,7 +216,7 @@ BuildOutcome Builder::build(const Benchmark& bench, const std::string& kernel_so
   }
   outcome.toolchain = tc->fingerprint;
   Hasher hasher;
-  hasher.add("build-v1").add(kernel_source).add(bench.hash).add(tc->fingerprint);
+  hasher.add("build-v2").add(kernel_source).add(bench.hash).add(tc->fingerprint);
   for (const auto& file : fixed_build_files(bench)) hasher.add_file(file);
   outcome.key = hasher.hex();
   const fs::path entry = ctx_.cache_root / "builds" / outcome.key;
@@ -196,8 +233,7 @@ BuildOutcome Builder::build(const Benchmark& bench, const std::string& kernel_so
   }
   share_workspace(workspace.path(), ctx_.policy);
 
-  ProcessResult compiled =
-      run_build_tool(ctx_, workspace.path(), tc->compile(bench, kernel, "kernel.o", true), 300);
+  ProcessResult compiled = run_build_tool(ctx_, workspace.path(), kernel_compile(bench, *tc), 300);
   outcome.log = compiled.output;
   if (bench.language == Language::cuda) {
     outcome.remarks = ptxas_report(compiled.output);
@@ -208,26 +244,12 @@ BuildOutcome Builder::build(const Benchmark& bench, const std::string& kernel_so
     outcome.failure = compiled.timed_out ? "the compiler timed out"
                                          : "does not compile: " + first_error(compiled.output);
   } else {
-    ProcessResult symbols = run_build_tool(ctx_, workspace.path(), {"nm", "-P", "kernel.o"}, 60);
-    ProcessResult disassembly = run_build_tool(
-        ctx_, workspace.path(), {"objdump", "-d", "--no-show-raw-insn", "kernel.o"}, 60);
-    outcome.findings = check_symbols(symbols.output, bench.functions);
-    for (auto& f : check_instructions(disassembly.output)) outcome.findings.push_back(f);
-    if (!symbols.succeeded())
-      outcome.failure = "cannot list the kernel's symbols: " + symbols.describe();
-    else if (!outcome.findings.empty())
-      outcome.failure = outcome.findings.front().message;
-  }
-  if (outcome.failure.empty()) {
     auto driver = driver_object(bench, *tc, workspace.path());
     if (!driver) {
       outcome.failure = driver.error().message;
     } else {
       copy_into(*driver, workspace.path());
-      ProcessResult linked = run_build_tool(
-          ctx_, workspace.path(), tc->link(bench, {"kernel.o", "driver.o"}, "bench"), 300);
-      outcome.log += linked.output;
-      if (!linked.succeeded()) outcome.failure = "does not link: " + first_error(linked.output);
+      link_kernel(ctx_, bench, *tc, workspace.path(), kernel_source, outcome);
     }
   }
   outcome.ok = outcome.failure.empty();

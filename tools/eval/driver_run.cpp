@@ -1,5 +1,6 @@
 #include "tools/eval/driver_run.h"
 
+#include <signal.h>
 #include <unistd.h>
 
 #include <nlohmann/json.hpp>
@@ -42,6 +43,15 @@ std::vector<std::string> driver_args(const DriverRequest& r) {
   return args;
 }
 
+// The call the harness's SIGSYS handler named on stderr (see seccomp_filter.h).
+std::string forbidden_syscall(const std::string& output) {
+  const std::string marker = "kopt-harness: forbidden system call: ";
+  const auto at = output.rfind(marker);
+  if (at == std::string::npos) return "unknown";
+  const auto start = at + marker.size();
+  return trim(output.substr(start, output.find('\n', start) - start));
+}
+
 void classify_exit(DriverRun& run, const DriverRequest& request) {
   const ProcessResult& p = run.process;
   const std::string tail_text = trim(tail(p.output, 600));
@@ -60,6 +70,11 @@ void classify_exit(DriverRun& run, const DriverRequest& request) {
   } else if (p.exit_code == kHarnessCudaError) {
     run.category = "crash";
     run.failure = "a CUDA error: " + tail_text;
+  } else if (p.signal == SIGSYS || p.exit_code == 128 + SIGSYS) {  // bwrap passes 128 + signal.
+    run.category = "system";
+    run.failure = "the kernel made a forbidden system call: " + forbidden_syscall(p.output) +
+                  " (kernels compute on their arguments; files, processes, sockets and clocks "
+                  "are off limits)";
   } else if (p.signal) {
     run.category = "crash";
     run.failure = "crashed (" + p.describe() + ")" + (tail_text.empty() ? "" : ": " + tail_text);

@@ -1,13 +1,15 @@
-#include "tools/eval/static_check.h"
+#include "tools/eval/static_check_link.h"
 
 #include <cxxabi.h>
 
+#include <cctype>
 #include <cstdlib>
 #include <memory>
 #include <optional>
 #include <regex>
 #include <set>
 #include <sstream>
+#include <string_view>
 
 #include "util/strings.h"
 
@@ -45,16 +47,24 @@ const std::vector<DeniedImport>& denied_imports() {
        {"pthread_create", "pthread_detach", "thrd_create"}},
       {"clock",
        "kernels may not read or alter the clock the harness times them with",
-       {"clock_gettime", "clock_settime", "gettimeofday", "settimeofday", "clock", "times",
-        "timer_create", "setitimer", "alarm"}},
+       {"clock_gettime", "__clock_gettime", "clock_settime", "gettimeofday", "settimeofday",
+        "clock", "times", "timespec_get", "timer_create", "setitimer", "alarm"}},
       {"signal",
        "kernels may not install signal handlers or send signals",
        {"signal", "sigaction", "raise", "kill", "tgkill", "pthread_kill"}},
       {"system",
        "kernels may not make raw system calls or load code at run time",
-       {"syscall", "dlopen", "dlsym", "dlmopen", "ptrace", "prctl", "setrlimit", "prlimit",
-        "prlimit64", "mprotect", "personality", "seccomp"}},
+       {"syscall", "dlopen", "dlsym", "dlvsym", "dlmopen", "dladdr", "dl_iterate_phdr", "ptrace",
+        "prctl", "setrlimit", "prlimit", "prlimit64", "mprotect", "personality", "seccomp"}},
       {"exit", "kernels may not end the process", {"exit", "_exit", "_Exit", "quick_exit"}},
+      {"outside-window",
+       "kernels may not run code after the measured window (exit handlers, destructors of "
+       "static objects)",
+       {"atexit", "__cxa_atexit", "at_quick_exit", "on_exit", "__cxa_thread_atexit",
+        "__cxa_thread_atexit_impl"}},
+      {"flags",
+       "kernels may not change the floating-point environment the manifest's flags fix",
+       {"fesetround", "fesetenv", "feupdateenv", "feenableexcept", "fedisableexcept", "fesetmode"}},
   };
   return table;
 }
@@ -89,6 +99,14 @@ std::string strip_version(const std::string& symbol) {
   return at == std::string::npos ? symbol : symbol.substr(0, at);
 }
 
+bool is_import_kind(char kind) {
+  return kind == 'U' || kind == 'w' || kind == 'v';
+}
+
+bool is_global_definition_kind(char kind) {
+  return std::string_view("TDBRGSCWVui").find(kind) != std::string_view::npos;
+}
+
 std::vector<Finding> check_import(const std::string& symbol) {
   std::vector<Finding> found;
   const std::string name = strip_version(symbol);
@@ -105,24 +123,80 @@ std::vector<Finding> check_import(const std::string& symbol) {
   return found;
 }
 
-std::optional<Finding> check_definition(const std::string& symbol,
-                                        const std::vector<std::string>& allowed) {
-  const std::string readable = demangle(symbol);
+bool is_allowed(const std::string& readable, const std::vector<std::string>& allowed) {
   const std::string name = base_name(readable);
   for (const auto& ok : allowed)
-    if (name == ok) return std::nullopt;
-  if (readable == symbol && !starts_with(symbol, "_Z"))
-    return Finding{"interposition", symbol,
-                   "defines the global symbol '" + symbol +
-                       "', which could replace a library or harness function; only " +
-                       join(allowed, ", ") + " may be defined (make helpers static)"};
-  return Finding{"interface", readable,
-                 "defines the global symbol '" + readable +
-                     "', which is not part of the kernel interface (" + join(allowed, ", ") +
-                     "); make helpers static or put them in an anonymous namespace"};
+    if (name == ok) return true;
+  return false;
+}
+
+Finding interposition(const std::string& readable, const std::string& why) {
+  return {"interposition", readable,
+          "defines '" + readable + "', " + why +
+              ": a kernel may define only its interface functions (make helpers static or put "
+              "them in an anonymous namespace)"};
+}
+
+// Every kind of global definition: strong, weak (W, V), unique (u), indirect (i).
+std::optional<Finding> check_definition(const ObjectSymbols::Definition& d,
+                                        const std::vector<std::string>& allowed,
+                                        const ObjectSymbols& driver) {
+  const std::string readable = demangle(d.name);
+  if (d.kind == 'i')
+    return Finding{"outside-window", readable,
+                   "defines '" + readable +
+                       "' as an indirect function (ifunc, target_clones): its resolver runs "
+                       "before main, outside the measured window"};
+  if (is_allowed(readable, allowed)) return std::nullopt;
+  if (starts_with(d.name, "DW.ref.")) return std::nullopt;  // The compiler's personality cell.
+  if (driver.imports_symbol(d.name))
+    return interposition(readable,
+                         "which the harness calls (it would replace the harness's "
+                         "clock, allocator or library function)");
+  if (readable.rfind("kopt_bench::", 0) == 0)
+    return interposition(readable, "a function of the harness");
+  if (readable.rfind("operator new", 0) == 0 || readable.rfind("operator delete", 0) == 0)
+    return interposition(readable, "the allocator the whole process uses");
+  if (readable == d.name && !starts_with(d.name, "_Z"))
+    return interposition(readable, "which could replace a library or harness function");
+  if (std::isupper(static_cast<unsigned char>(d.kind)) && d.kind != 'W' && d.kind != 'V')
+    return Finding{"interface", readable,
+                   "defines the global symbol '" + readable +
+                       "', which is not part of the kernel interface (" + join(allowed, ", ") +
+                       "); make helpers static or put them in an anonymous namespace"};
+  return std::nullopt;  // An inline function or template instance: made local by the build.
 }
 
 }  // namespace
+
+bool ObjectSymbols::imports_symbol(const std::string& name) const {
+  for (const auto& i : imports)
+    if (strip_version(i) == strip_version(name)) return true;
+  return false;
+}
+
+bool ObjectSymbols::defines_globally(const std::string& name) const {
+  for (const auto& d : definitions)
+    if (d.name == name && is_global_definition_kind(d.kind)) return true;
+  return false;
+}
+
+ObjectSymbols parse_nm(const std::string& nm_output) {
+  ObjectSymbols symbols;
+  std::set<std::string> seen;
+  std::istringstream lines(nm_output);
+  std::string line;
+  while (std::getline(lines, line)) {
+    std::istringstream fields(line);
+    std::string symbol, type;
+    if (!(fields >> symbol >> type) || type.size() != 1 || !seen.insert(symbol).second) continue;
+    if (is_import_kind(type[0]))
+      symbols.imports.push_back(symbol);
+    else
+      symbols.definitions.push_back({symbol, type[0]});
+  }
+  return symbols;
+}
 
 std::string demangle(const std::string& symbol) {
   int status = 0;
@@ -139,23 +213,48 @@ std::string base_name(const std::string& demangled) {
   return trim(name);
 }
 
+std::vector<Finding> check_symbols(const ObjectSymbols& kernel,
+                                   const std::vector<std::string>& allowed,
+                                   const ObjectSymbols& driver) {
+  std::vector<Finding> findings;
+  for (const auto& d : kernel.definitions)
+    if (is_global_definition_kind(d.kind))
+      if (auto f = check_definition(d, allowed, driver)) findings.push_back(std::move(*f));
+  for (const auto& symbol : kernel.imports)
+    for (auto& f : check_import(symbol)) findings.push_back(std::move(f));
+  return findings;
+}
+
 std::vector<Finding> check_symbols(const std::string& nm_output,
                                    const std::vector<std::string>& allowed) {
+  return check_symbols(parse_nm(nm_output), allowed, ObjectSymbols{});
+}
+
+std::vector<std::string> symbols_to_localize(const ObjectSymbols& kernel,
+                                             const std::vector<std::string>& allowed,
+                                             const ObjectSymbols& driver) {
+  std::vector<std::string> names;
+  for (const auto& d : kernel.definitions)
+    if (is_global_definition_kind(d.kind) && !is_allowed(demangle(d.name), allowed) &&
+        !driver.defines_globally(d.name))
+      names.push_back(d.name);
+  return names;
+}
+
+std::vector<Finding> check_sections(const std::string& section_headers) {
+  static const std::regex section(
+      R"(\]\s+(\.(init_array|preinit_array|fini_array|ctors|dtors)\S*|\.init|\.fini)\s)");
   std::vector<Finding> findings;
-  std::set<std::string> seen;
-  std::istringstream lines(nm_output);
-  std::string line;
-  while (std::getline(lines, line)) {
-    std::istringstream fields(line);
-    std::string symbol, type;
-    if (!(fields >> symbol >> type) || type.size() != 1 || !seen.insert(symbol).second) continue;
-    const char kind = type[0];
-    if (kind == 'U') {
-      for (auto& f : check_import(symbol)) findings.push_back(std::move(f));
-    } else if (kind == 'T' || kind == 'D' || kind == 'B' || kind == 'R' || kind == 'G' ||
-               kind == 'S' || kind == 'C') {
-      if (auto f = check_definition(symbol, allowed)) findings.push_back(std::move(*f));
-    }
+  for (std::sregex_iterator it(section_headers.begin(), section_headers.end(), section), end;
+       it != end; ++it) {
+    const std::string name = (*it)[1];
+    const bool before = name.find("init") != std::string::npos || name == ".ctors";
+    findings.push_back(
+        {"outside-window", name,
+         "has a " + name + " section: code that runs " + (before ? "before main" : "after main") +
+             ", outside the measured window (static constructors or destructors, globals with "
+             "non-trivial construction or destruction; with GCC 12, #include <iostream> adds "
+             "one)"});
   }
   return findings;
 }
@@ -163,6 +262,7 @@ std::vector<Finding> check_symbols(const std::string& nm_output,
 std::vector<Finding> check_instructions(const std::string& disassembly) {
   static const std::regex syscall_insn(R"(\t(syscall|sysenter|int\s+\$0x80)\b)");
   static const std::regex tsc_insn(R"(\t(rdtsc|rdtscp|rdpid)\b)");
+  static const std::regex control_insn(R"(\t(v?ldmxcsr|fldcw|fldenv|frstor|fxrstor\w*)\b)");
   std::vector<Finding> findings;
   if (std::regex_search(disassembly, syscall_insn))
     findings.push_back({"system", "syscall",
@@ -172,6 +272,11 @@ std::vector<Finding> check_instructions(const std::string& disassembly) {
     findings.push_back({"clock", "rdtsc",
                         "reads the time-stamp counter: kernels may not read the clock the "
                         "harness times them with"});
+  if (std::regex_search(disassembly, control_insn))
+    findings.push_back({"flags", "ldmxcsr",
+                        "loads a floating-point control register (flush-to-zero, rounding): "
+                        "kernels may not change the floating-point semantics the manifest's "
+                        "flags fix"});
   return findings;
 }
 

@@ -7,6 +7,8 @@
 #include <fstream>
 
 #include "util/files.h"
+#include "util/hash.h"
+#include "util/host_cpu.h"
 #include "util/strings.h"
 
 namespace kopt {
@@ -101,6 +103,9 @@ Result<Toolchain> find_toolchain(Language language, ProcessRunner& runner) {
     if (tc.compiler.empty()) return fail("g++ not found (run scripts/setup.sh or set KOPT_CXX)");
     tc.fingerprint = version_of(tc.compiler, runner) + " | " + cpu_model();
   }
+  // -march=native code runs only on this CPU: the identity (every flag, not the model name,
+  // which a VM may report as a bare "AMD EPYC" for several generations) is part of every key.
+  tc.fingerprint += " | cpu " + hash_hex(host_cpu_identity()).substr(0, 12);
   if (tc.fingerprint.size() < 5) return fail("cannot run " + tc.compiler + " --version");
   return tc;
 }

