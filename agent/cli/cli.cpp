@@ -35,8 +35,7 @@ namespace {
 
 template <class T>
 UsageError not_in_range(const std::string& name, const std::string& text, T min, T max) {
-  return UsageError{
-      fmt::format("--{} must be between {} and {}, not '{}'", option_key(name), min, max, text)};
+  return UsageError{fmt::format("--{} must be between {} and {}, not '{}'", name, min, max, text)};
 }
 
 }  // namespace
@@ -47,7 +46,7 @@ long Args::get_int(const std::string& name, long min, long max) const {
   errno = 0;
   const long value = std::strtol(text.c_str(), &end, 10);
   if (text.empty() || *end)
-    throw UsageError{"--" + option_key(name) + " must be an integer, not '" + text + "'"};
+    throw UsageError{"--" + name + " must be an integer, not '" + text + "'"};
   if (errno == ERANGE || value < min || value > max) throw not_in_range(name, text, min, max);
   return value;
 }
@@ -57,7 +56,7 @@ double Args::get_double(const std::string& name, double min, double max) const {
   char* end = nullptr;
   const double value = std::strtod(text.c_str(), &end);
   if (text.empty() || *end || !std::isfinite(value))
-    throw UsageError{"--" + option_key(name) + " must be a finite number, not '" + text + "'"};
+    throw UsageError{"--" + name + " must be a finite number, not '" + text + "'"};
   if (value < min || value > max) throw not_in_range(name, text, min, max);
   return value;
 }

@@ -127,23 +127,6 @@ Reply error_reply(int status, const std::string& message) {
 
 }  // namespace
 
-TEST_F(FaultTest, ABurstOfServerErrorsInterruptsTheRunAndAResumeFinishesIt) {
-  server_->set_handler([](const Received&) { return error_reply(500, "overloaded"); });
-  ProcessResult r = run();
-  expect_interrupted(r, "HTTP 500");
-  expect_resume_finishes();
-}
-
-TEST_F(FaultTest, ALongRetryAfterInterruptsAtOnce) {
-  server_->set_handler([](const Received&) {
-    Reply reply = error_reply(429, "slow down");
-    reply.headers = {{"Retry-After", "3600"}};
-    return reply;
-  });
-  expect_interrupted(run(), "rate limited");
-  EXPECT_EQ(server_->received().size(), 1u) << "a wait of an hour is not waited for";
-}
-
 TEST_F(FaultTest, AStallMidAnswerInterruptsTheRun) {
   server_->set_handler([](const Received&) {
     Reply reply{200, ""};
