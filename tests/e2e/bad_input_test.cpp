@@ -144,7 +144,7 @@ std::vector<BadInput> corpus() {
       {{"show", "@/runs/no-events-run"}, U, "cannot open"},
       {{"show", "no-such-run", "--out", "@/runs"}, U, "no run 'no-such-run'"},
       {{"show", "@/runs/good-run/"}, 0, "run      good-run", false},
-      {{"diff", "@/runs/good-run", "0001", "0002"}, U, "no candidate '0001'"},
+      {{"diff", "@/runs/good-run", "0001", "0002"}, U, "no candidate '0002'"},
       {{"replay", "@/runs/bad-json-run"}, F, "cannot replay bad-json-run: not a kopt run"},
       {{"replay", "@/runs/bad-event-run"}, F, "cannot replay"},
       {{"resume", "@/runs/bad-json-run"}, F, "run.json line 3"},
