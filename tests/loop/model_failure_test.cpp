@@ -89,36 +89,4 @@ TEST(ModelFailureTest, ARefusalFailsTheRunForGood) {
   EXPECT_TRUE(f.loop.all_events().back()["permanent"].get<bool>());
 }
 
-TEST(ModelFailureTest, AResumeMakesTheFailedCallAgainAndTheRecordReplays) {
-  Outage outage{3, 3};
-  FlakyLoop f(outage);
-  ASSERT_TRUE(f.loop.run().ok());
-  auto resumed = f.loop.resume();
-  ASSERT_TRUE(resumed.ok()) << resumed.error().message;
-  EXPECT_EQ(resumed->rule, "iterations");
-  EXPECT_EQ(resumed->state.attempts.size(), 2u);
-  EXPECT_EQ(f.loop.events("stop").size(), 1u);
-  EXPECT_EQ(f.loop.events("resumed").size(), 1u);
-  EXPECT_EQ(f.loop.events("candidate").size(), 2u);  // None made twice.
-  EXPECT_EQ(outage.calls, 5);                        // Two before, the failed one, two after.
-  auto replayed = f.loop.replay_log();
-  ASSERT_TRUE(replayed.ok()) << replayed.error().message;
-  EXPECT_EQ(replayed->rule, "iterations");
-}
-
-TEST(ModelFailureTest, AResumeWhileTheModelIsStillDownInterruptsAgain) {
-  Outage outage{3, 4};
-  FlakyLoop f(outage);
-  ASSERT_TRUE(f.loop.run().ok());
-  auto again = f.loop.resume();
-  ASSERT_TRUE(again.ok()) << again.error().message;
-  EXPECT_EQ(again->rule, "interrupted");
-  auto finally = f.loop.resume();
-  ASSERT_TRUE(finally.ok()) << finally.error().message;
-  EXPECT_EQ(finally->rule, "iterations");
-  EXPECT_EQ(f.loop.events("resumed").size(), 2u);
-  auto replayed = f.loop.replay_log();
-  ASSERT_TRUE(replayed.ok()) << replayed.error().message;
-}
-
 }  // namespace kopt
