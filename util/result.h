@@ -11,6 +11,8 @@ namespace kopt {
 /// The reason an operation failed, in one human-readable line.
 struct Error {
   std::string message;
+  /// Trying again later cannot help (a refused key, an unknown model); most failures can.
+  bool permanent = false;
 };
 
 /// Builds an Error from a message.

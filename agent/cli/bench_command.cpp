@@ -48,6 +48,7 @@ std::string row(const Evaluation& e, bool markdown) {
 
 int run_bench(const Args& args) {
   std::vector<Benchmark> benches = chosen_benchmarks(args);
+  const double budget = args.get_double("budget", 0, 86400);
   EvaluatorSession session(args);
   const bool markdown = args.flag("markdown"), json = args.flag("json");
   if (!json) {
@@ -67,7 +68,7 @@ int run_bench(const Args& args) {
     EvalRequest request;
     request.source = load_variant(bench, "human").source;
     request.label = "human";
-    request.timing.budget_seconds = args.get_double("budget");
+    request.timing.budget_seconds = budget;
     Evaluation e = session.evaluator().evaluate(bench, request, [&](const std::string& stage) {
       status.update(fmt::format("kopt bench {}: {}...", bench.name, stage));
     });

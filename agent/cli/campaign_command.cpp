@@ -5,6 +5,7 @@
 #include "agent/cli/commands.h"
 #include "agent/cli/run_options.h"
 #include "agent/cli/status_line.h"
+#include "agent/llm/secrets.h"
 #include "agent/loop/session.h"
 #include "tools/benchmark/benchmark.h"
 
@@ -46,7 +47,13 @@ int run_campaign(const Args& args) {
     status.clear();
     if (!report) {
       ++failed;
-      rows.push_back(fmt::format("{:<18} failed: {}", bench.name, report.error().message));
+      rows.push_back(fmt::format("{:<18} failed: {}", bench.name,
+                                 llm::redact_secrets(report.error().message)));
+    } else if (report->outcome.interrupted()) {
+      ++failed;
+      rows.push_back(fmt::format("{:<18} {}: {} (kopt resume {})", bench.name, report->outcome.rule,
+                                 llm::redact_secrets(report->outcome.reason),
+                                 report->dir.filename().string()));
     } else {
       const Json& s = report->outcome.summary;
       rows.push_back(fmt::format("{:<18} {:>9.4g} ms {:>30} {:>30} {:>8}  {}", bench.name,
@@ -57,7 +64,7 @@ int run_campaign(const Args& args) {
   }
   fmt::print("{}\n", header);
   for (const auto& row : rows) fmt::print("{}\n", row);
-  return failed ? 1 : 0;
+  return failed ? kExitFailed : kExitOk;
 }
 
 }  // namespace

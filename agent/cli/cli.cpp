@@ -1,10 +1,16 @@
+#include <fmt/format.h>
 #include <CLI/CLI.hpp>
+
+#include <cerrno>
+#include <climits>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <exception>
 #include <memory>
 
 #include "agent/cli/command.h"
+#include "agent/llm/secrets.h"
 #include "util/strings.h"
 
 namespace kopt::cli {
@@ -25,19 +31,33 @@ bool Args::has(const std::string& name) const {
   return !get(name).empty();
 }
 
-long Args::get_int(const std::string& name) const {
-  std::string text = get(name);
+namespace {
+
+template <class T>
+UsageError not_in_range(const std::string& name, const std::string& text, T min, T max) {
+  return UsageError{fmt::format("--{} must be between {} and {}, not '{}'", name, min, max, text)};
+}
+
+}  // namespace
+
+long Args::get_int(const std::string& name, long min, long max) const {
+  const std::string text = trim(get(name));
   char* end = nullptr;
-  long value = std::strtol(text.c_str(), &end, 10);
-  if (text.empty() || *end) throw UsageError{name + " must be an integer, not '" + text + "'"};
+  errno = 0;
+  const long value = std::strtol(text.c_str(), &end, 10);
+  if (text.empty() || *end)
+    throw UsageError{"--" + name + " must be an integer, not '" + text + "'"};
+  if (errno == ERANGE || value < min || value > max) throw not_in_range(name, text, min, max);
   return value;
 }
 
-double Args::get_double(const std::string& name) const {
-  std::string text = get(name);
+double Args::get_double(const std::string& name, double min, double max) const {
+  const std::string text = trim(get(name));
   char* end = nullptr;
-  double value = std::strtod(text.c_str(), &end);
-  if (text.empty() || *end) throw UsageError{name + " must be a number, not '" + text + "'"};
+  const double value = std::strtod(text.c_str(), &end);
+  if (text.empty() || *end || !std::isfinite(value))
+    throw UsageError{"--" + name + " must be a finite number, not '" + text + "'"};
+  if (value < min || value > max) throw not_in_range(name, text, min, max);
   return value;
 }
 
@@ -124,7 +144,10 @@ int run_cli(int argc, char** argv) {
   try {
     root.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
-    return root.exit(e);
+    if (e.get_exit_code() == 0) return root.exit(e);  // --help, --version.
+    std::fprintf(stderr, "kopt: %s (see kopt --help)\n",
+                 llm::redact_secrets(std::string(e.what())).c_str());
+    return kExitUsage;
   }
   for (const auto& [app, index] : apps) {
     if (!app->parsed()) continue;
@@ -132,11 +155,11 @@ int run_cli(int argc, char** argv) {
       return commands[index].run(collect(*bindings[index]));
     } catch (const UsageError& e) {
       std::fprintf(stderr, "kopt %s: %s (see kopt %s --help)\n", commands[index].name.c_str(),
-                   e.message.c_str(), commands[index].name.c_str());
-      return 2;
+                   llm::redact_secrets(e.message).c_str(), commands[index].name.c_str());
+      return kExitUsage;
     }
   }
-  return 2;
+  return kExitUsage;
 }
 
 }  // namespace kopt::cli

@@ -29,9 +29,14 @@ class Args {
   /// True when given (flags) or non-empty (options).
   bool has(const std::string& name) const;
   bool flag(const std::string& name) const { return has(name); }
-  /// The value as an integer or a number; throws UsageError on bad text.
-  long get_int(const std::string& name) const;
-  double get_double(const std::string& name) const;
+  /// The value as an integer within [min, max]; throws UsageError on bad text, a value that
+  /// does not fit, or one out of range.
+  long get_int(const std::string& name, long min = 0, long max = kMaxInt) const;
+  /// The value as a finite number within [min, max]; throws UsageError otherwise (nan, inf).
+  double get_double(const std::string& name, double min = 0, double max = 1e12) const;
+
+  /// The largest integer options take by default.
+  static constexpr long kMaxInt = 1L << 40;
   /// Every value of a repeated option.
   std::vector<std::string> list(const std::string& name) const;
 
@@ -40,6 +45,13 @@ class Args {
  private:
   std::map<std::string, std::string> values_;
 };
+
+/// kopt's exit statuses: done; failed (an error, a run whose model refused for good, a replay
+/// that diverged); a bad command line or input; a run interrupted by its model (resumable).
+inline constexpr int kExitOk = 0;
+inline constexpr int kExitFailed = 1;
+inline constexpr int kExitUsage = 2;
+inline constexpr int kExitInterrupted = 3;
 
 /// A bad command line: printed as one line with a pointer to --help.
 struct UsageError {

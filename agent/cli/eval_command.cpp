@@ -77,7 +77,7 @@ int run_eval(const Args& args) {
   request.source = variant.source;
   request.label = variant.label;
   request.time = !args.flag("no-time");
-  request.timing.budget_seconds = args.get_double("budget");
+  request.timing.budget_seconds = args.get_double("budget", 0, 86400);
   if (args.has("seed")) request.seed = static_cast<uint64_t>(args.get_int("seed"));
   StatusLine status;
   Evaluation e = session.evaluator().evaluate(bench, request, [&](const std::string& stage) {

@@ -1,11 +1,19 @@
 #include "agent/cli/eval_support.h"
 
+#include <fmt/format.h>
+
 #include <cstdio>
 
 #include "sandbox/sandbox.h"
 #include "util/files.h"
 
 namespace kopt::cli {
+
+namespace {
+
+constexpr uintmax_t kMaxVariantBytes = 1 << 20;
+
+}  // namespace
 
 std::vector<OptionSpec> evaluator_options() {
   return {{"--suite", "Folder holding benchmark folders (default: kopt's own suite)", "", false,
@@ -45,6 +53,13 @@ Variant load_variant(const Benchmark& bench, const std::string& variant) {
     path = bench.human_path();
   else
     path = variant;
+  std::error_code ec;
+  const auto status = std::filesystem::status(path, ec);
+  if (std::filesystem::exists(status) && !std::filesystem::is_regular_file(status))
+    throw UsageError{path.string() + " is not a regular file"};
+  if (std::filesystem::exists(status) && std::filesystem::file_size(path, ec) > kMaxVariantBytes)
+    throw UsageError{fmt::format("{} is larger than {} KiB; a kernel file is smaller",
+                                 path.string(), kMaxVariantBytes >> 10)};
   auto source = read_file(path);
   if (!source) throw UsageError{source.error().message};
   const std::string label =

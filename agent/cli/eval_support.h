@@ -35,6 +35,7 @@ struct Variant {
   std::string label;
   std::string source;
 };
+/// Reads a variant; a file must be a regular file of at most 1 MiB (UsageError otherwise).
 Variant load_variant(const Benchmark& bench, const std::string& variant);
 
 }  // namespace kopt::cli

@@ -21,6 +21,25 @@ std::string milliseconds(double ms) {
   return ms > 0 ? fmt::format("{:.4g}", ms) : "-";
 }
 
+// One line of `kopt runs` after the run's name, or why the run cannot be read.
+Result<std::string> run_row(const std::filesystem::path& dir) {
+  auto record = RunRecord::open(dir);
+  if (!record) return record.error();
+  const Json& info = record->info();
+  const Json summary = record->summary();
+  auto speed = [&](const char* key) {
+    const Json part = summary.is_object() ? summary.value(key, Json()) : Json();
+    return part.is_object() ? fmt::format("{:.2f}x", part.value("speedup", 0.0)) : std::string("-");
+  };
+  try {
+    return fmt::format("{:<18} {:<22} {:<11} {:>10} {:>10}", info["benchmark"].value("name", "?"),
+                       info["config"].value("llm", "?").substr(0, 22), info.value("status", "?"),
+                       speed("best"), speed("human"));
+  } catch (const Json::exception&) {
+    return fail((dir / "run.json").string() + ": a field has the wrong type");
+  }
+}
+
 int run_runs(const Args& args) {
   const std::filesystem::path root = runs_root(args);
   std::vector<std::filesystem::path> dirs;
@@ -28,30 +47,28 @@ int run_runs(const Args& args) {
   for (const auto& entry : std::filesystem::directory_iterator(root, ec))
     if (std::filesystem::exists(entry.path() / "run.json")) dirs.push_back(entry.path());
   std::sort(dirs.begin(), dirs.end());
-  fmt::print("{:<36} {:<18} {:<22} {:<9} {:>10} {:>10}\n", "RUN", "BENCHMARK", "LLM", "STATUS",
+  fmt::print("{:<36} {:<18} {:<22} {:<11} {:>10} {:>10}\n", "RUN", "BENCHMARK", "LLM", "STATUS",
              "BEST", "HUMAN");
+  int unreadable = 0;
   for (const auto& dir : dirs) {
-    auto record = RunRecord::open(dir);
-    if (!record) continue;
-    const Json& info = record->info();
-    const Json summary = record->summary();
-    auto speed = [&](const char* key) {
-      return summary.is_object() ? fmt::format("{:.2f}x", summary[key].value("speedup", 0.0))
-                                 : std::string("-");
-    };
-    fmt::print("{:<36} {:<18} {:<22} {:<9} {:>10} {:>10}\n", dir.filename().string(),
-               info["benchmark"].value("name", "?"), info["config"].value("llm", "?").substr(0, 22),
-               info.value("status", "?"), speed("best"), speed("human"));
+    auto row = run_row(dir);
+    if (!row) ++unreadable;
+    fmt::print("{:<36} {}\n", dir.filename().string(),
+               row ? *row : "unreadable: " + row.error().message);
   }
-  return 0;
+  if (unreadable)
+    std::fprintf(stderr, "kopt runs: %d run%s could not be read\n", unreadable,
+                 unreadable > 1 ? "s" : "");
+  return unreadable ? kExitFailed : kExitOk;
 }
 
 int run_show(const Args& args) {
   RunView v = open_run_view(run_dir(args));
   fmt::print("run      {} ({}, {})\n", v.dir.filename().string(),
              v.info["benchmark"].value("name", "?"), v.info["config"].value("llm", "?"));
-  fmt::print("status   {}{}\n", v.info.value("status", "?"),
-             v.stop_rule.empty() ? "" : " (" + v.stop_rule + ": " + v.stop_reason + ")");
+  const std::string why =
+      v.stop_rule.empty() ? v.info.value("status_reason", "") : v.stop_rule + ": " + v.stop_reason;
+  fmt::print("status   {}{}\n", v.info.value("status", "?"), why.empty() ? "" : " (" + why + ")");
   fmt::print("human    {:.4g} ms vs original {:.4g} ms: {}\n\n", v.human.candidate_ms,
              v.human.original_ms, speedup_text(v.human));
   fmt::print("{:<5} {:<6} {:<9} {:<13} {:>9} {:>9} {:>22} {:>9} {:>8} {:>8}\n", "ITER", "CAND",

@@ -32,8 +32,7 @@ std::optional<std::string> target_of(const Args& args) {
 int run_knowledge(const Args& args) {
   const std::string query = query_of(args);
   const std::optional<std::string> target = target_of(args);
-  const long k = args.get_int("k");
-  if (k < 1) throw UsageError{"-k must be at least 1"};
+  const long k = args.get_int("k", 1, 1000);
   const auto dir =
       args.has("dir") ? std::filesystem::path(args.get("dir")) : default_knowledge_dir();
   Result<KnowledgeBase> base = KnowledgeBase::load(dir);
@@ -56,8 +55,7 @@ int run_knowledge(const Args& args) {
     std::fprintf(stderr, "kopt knowledge: no note matches '%s'\n", query.c_str());
     return 1;
   }
-  const long words = args.flag("full") ? 0 : args.get_int("words");
-  if (words < 0) throw UsageError{"--words must not be negative"};
+  const long words = args.flag("full") ? 0 : args.get_int("words", 0, 1000000);
   fmt::print("{}", format_hits(hits, static_cast<size_t>(words), static_cast<size_t>(words)));
   return 0;
 }

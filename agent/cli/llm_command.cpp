@@ -107,8 +107,8 @@ int run_chat(const Args& args) {
   ChatRequest request;
   request.system = args.get("system");
   request.messages = {user_message(args.get("prompt"))};
-  request.max_tokens = static_cast<int>(args.get_int("max-tokens"));
-  if (args.has("temperature")) request.temperature = args.get_double("temperature");
+  request.max_tokens = static_cast<int>(args.get_int("max-tokens", 1, 1000000));
+  if (args.has("temperature")) request.temperature = args.get_double("temperature", 0, 2);
   ChatOptions options;
   options.stream = args.flag("stream");
   if (options.stream) {

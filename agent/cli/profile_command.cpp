@@ -15,8 +15,8 @@ namespace {
 
 CpuProfileOptions profile_options(const Args& args) {
   CpuProfileOptions options;
-  if (args.has("size")) options.size = args.get_int("size");
-  options.seconds = args.get_double("seconds");
+  if (args.has("size")) options.size = args.get_int("size", 1);
+  options.seconds = args.get_double("seconds", 0, 3600);
   options.profiler = args.get("profiler");
   options.measure_overhead = args.flag("overhead");
   if (options.profiler != "auto" && options.profiler != "perf" && options.profiler != "callgrind")
@@ -29,13 +29,13 @@ int run_profile(const Args& args) {
   Benchmark bench = load_benchmark_arg(args, args.get("BENCH"));
   Variant variant = load_variant(bench, args.get("variant"));
   const CpuProfileOptions options = profile_options(args);
+  const int top = static_cast<int>(args.get_int("top", 1, 10000));
   EvaluatorSession session(args);
   StatusLine status;
   status.update(
       fmt::format("kopt profile {} {}: build, calibrate, sample...", bench.name, variant.label));
-  ProfileOutcome outcome =
-      profile_variant(session.evaluator(), session.evaluator().context(), bench, variant.source,
-                      variant.label, options, static_cast<int>(args.get_int("top")));
+  ProfileOutcome outcome = profile_variant(session.evaluator(), session.evaluator().context(),
+                                           bench, variant.source, variant.label, options, top);
   status.clear();
   if (args.flag("json"))
     std::cout << dump_json(outcome.data, 2) << "\n";

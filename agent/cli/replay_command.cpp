@@ -30,7 +30,7 @@ int reexecute(const Args& args, const RunView& view) {
     EvalRequest request;
     request.source = c.source;
     request.label = c.id;
-    request.timing.budget_seconds = args.get_double("timing-budget");
+    request.timing.budget_seconds = args.get_double("timing-budget", 0, 86400);
     Evaluation e = session.evaluator().evaluate(bench, request, [&](const std::string& stage) {
       status.update(fmt::format("kopt replay --reexecute: {} {}...", c.id, stage));
     });
@@ -60,8 +60,13 @@ int run_replay(const Args& args) {
       replay_run(dir, [&](const std::string& line) { status.update("kopt replay · " + line); });
   status.clear();
   if (!report) {
-    fmt::print("replay DIVERGED: {}\n", report.error().message);
-    return 1;
+    std::fprintf(stderr, "kopt replay: cannot replay %s: %s\n", dir.filename().c_str(),
+                 report.error().message.c_str());
+    return kExitFailed;
+  }
+  if (!report->divergence.empty()) {
+    fmt::print("replay DIVERGED: {}\n", report->divergence);
+    return kExitFailed;
   }
   fmt::print("replay verified: {} events identical to the record apart from times; best {} ({})\n",
              report->events, report->outcome.state.best_id, report->outcome.rule);

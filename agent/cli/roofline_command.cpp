@@ -89,6 +89,7 @@ int run_roofline(const Args& args) {
   const std::string method = args.get("method");
   if (method != "measured" && method != "static" && method != "llm")
     throw UsageError{"--method must be measured, static or llm"};
+  const long size = args.has("size") ? args.get_int("size", 1) : 0;
   auto [bench, variant] = target(args);
   EvaluatorSession session(args);
   StatusLine status;
@@ -99,8 +100,7 @@ int run_roofline(const Args& args) {
   if (method == "llm") {
     report = ask_llm(args, bench, variant, *machine);
   } else {
-    RooflineRequest request{method, variant.label, variant.source,
-                            args.has("size") ? args.get_int("size") : 0};
+    RooflineRequest request{method, variant.label, variant.source, size};
     report = classify_variant(session.evaluator(), session.evaluator().context(), bench, request,
                               *machine, args.get("hardware"));
   }

@@ -5,6 +5,7 @@
 #include "agent/cli/commands.h"
 #include "agent/cli/run_options.h"
 #include "agent/cli/status_line.h"
+#include "agent/llm/secrets.h"
 #include "agent/loop/session.h"
 #include "agent/record/run_record.h"
 
@@ -17,7 +18,7 @@ void print_outcome(const RunReport& report) {
   const Json& best = s["best"];
   const Json& human = s["human"];
   fmt::print("run      {}\n", report.dir.string());
-  fmt::print("stopped  {}: {}\n", report.outcome.rule, report.outcome.reason);
+  fmt::print("stopped  {}: {}\n", report.outcome.rule, llm::redact_secrets(report.outcome.reason));
   fmt::print("original {:.4g} ms\n", s["original"].value("ms", 0.0));
   if (human.value("speedup", 0.0) > 0)
     fmt::print("human    {:.4g} ms, {:.2f}x [{:.2f}, {:.2f}]\n", human.value("ms", 0.0),
@@ -42,11 +43,15 @@ void print_outcome(const RunReport& report) {
 
 int finish(const Result<RunReport>& report, const std::string& command) {
   if (!report) {
-    std::fprintf(stderr, "kopt %s: %s\n", command.c_str(), report.error().message.c_str());
-    return 1;
+    std::fprintf(stderr, "kopt %s: %s\n", command.c_str(),
+                 llm::redact_secrets(report.error().message).c_str());
+    return kExitFailed;
   }
   print_outcome(*report);
-  return 0;
+  if (!report->outcome.interrupted()) return kExitOk;
+  std::fprintf(stderr, "kopt %s: the run is %s; `kopt resume %s` continues it\n", command.c_str(),
+               report->outcome.rule.c_str(), report->dir.filename().c_str());
+  return exit_code(report->outcome);
 }
 
 int run_run(const Args& args) {

@@ -37,27 +37,28 @@ RunConfig read_run_config(const Args& args, const std::string& benchmark) {
   c.benchmark = benchmark;
   c.suite = args.get("suite");
   c.llm = args.get("llm");
-  c.iterations = static_cast<int>(args.get_int("iterations"));
-  c.candidates = static_cast<int>(args.get_int("candidates"));
-  c.seed = static_cast<uint64_t>(args.get_int("seed"));
-  c.target_speedup = args.get_double("target-speedup");
-  c.roofline_fraction = args.get_double("roofline-fraction");
-  c.budget_tokens = args.get_int("budget-tokens");
-  c.budget_usd = args.get_double("budget-usd");
-  c.patience = static_cast<int>(args.get_int("patience"));
-  c.timing_budget = args.get_double("timing-budget");
-  c.temperature = args.get_double("temperature");
-  c.max_tokens = static_cast<int>(args.get_int("max-tokens"));
+  c.iterations = static_cast<int>(args.get_int("iterations", 1, 100000));
+  c.candidates = static_cast<int>(args.get_int("candidates", 1, 64));
+  c.seed = static_cast<uint64_t>(args.get_int("seed", 0, Args::kMaxInt));
+  c.target_speedup = args.get_double("target-speedup", 0, 1e6);
+  c.roofline_fraction = args.get_double("roofline-fraction", 0, 1);
+  c.budget_tokens = args.get_int("budget-tokens", 0, Args::kMaxInt);
+  c.budget_usd = args.get_double("budget-usd", 0, 1e9);
+  c.patience = static_cast<int>(args.get_int("patience", 1, 100000));
+  c.timing_budget = args.get_double("timing-budget", 0, 86400);
+  c.temperature = args.get_double("temperature", 0, 2);
+  c.max_tokens = static_cast<int>(args.get_int("max-tokens", 1, 1000000));
   c.sandbox = !args.flag("no-sandbox");
   c.edit_format = args.get("edit-format");
   if (c.edit_format == "auto") c.edit_format = default_edit_format(c.llm);
   if (c.edit_format != "file" && c.edit_format != "edits")
     throw UsageError{"--edit-format must be file, edits or auto"};
-  if (c.iterations < 1 || c.candidates < 1 || c.patience < 1)
-    throw UsageError{"--iterations, --candidates and --patience must be at least 1"};
-  if (c.roofline_fraction < 0 || c.roofline_fraction > 1)
-    throw UsageError{"--roofline-fraction must be between 0 and 1"};
   return c;
+}
+
+int exit_code(const RunOutcome& outcome) {
+  if (!outcome.interrupted()) return kExitOk;
+  return outcome.rule == "failed" ? kExitFailed : kExitInterrupted;
 }
 
 std::string runs_root(const Args& args) {

@@ -5,6 +5,7 @@
 
 #include "agent/cli/command.h"
 #include "agent/loop/config.h"
+#include "agent/loop/orchestrator.h"
 #include "agent/report/run_view.h"
 
 namespace kopt::cli {
@@ -16,6 +17,10 @@ std::vector<OptionSpec> run_options();
 
 /// The configuration those options describe, for `benchmark`.
 RunConfig read_run_config(const Args& args, const std::string& benchmark);
+
+/// The exit status of a run that ended: kExitOk when a stopping rule ended it,
+/// kExitInterrupted when its model failed (resumable), kExitFailed when the model refused.
+int exit_code(const RunOutcome& outcome);
 
 /// The folder runs go to: --out, else $KOPT_RUNS, else ./runs.
 std::string runs_root(const Args& args);

@@ -39,6 +39,8 @@ class AnthropicAssembler : public StreamAssembler {
     return {};
   }
 
+  void cut() override { stopped_ = true; }
+
   Result<ChatResponse> finish() override {
     if (!stopped_)
       return fail("the stream ended before the answer was complete (no message_stop after " +

@@ -27,6 +27,9 @@ class StreamAssembler {
   virtual Status add(const SseEvent& event) = 0;
   /// The whole answer after the last event; an Error when the stream ended early.
   virtual Result<ChatResponse> finish() = 0;
+  /// Marks an answer kopt cut short (it grew beyond its cap) as ended: finish() then returns
+  /// what came.
+  virtual void cut() = 0;
 };
 
 /// Where an API lives and which model to ask.

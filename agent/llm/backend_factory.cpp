@@ -3,6 +3,7 @@
 #include <cstdlib>
 
 #include "agent/llm/exec_backend.h"
+#include "agent/llm/guarded_backend.h"
 #include "agent/llm/http_backend.h"
 #include "agent/llm/local_backend.h"
 #include "agent/llm/replay_backend.h"
@@ -36,6 +37,7 @@ HttpBackendConfig http_config(const std::string& name, const BackendOptions& opt
   config.timeouts.first_byte =
       seconds_from(options.env, "KOPT_LLM_TIMEOUT_S", config.timeouts.first_byte);
   config.timeouts.stall = seconds_from(options.env, "KOPT_LLM_STALL_S", config.timeouts.stall);
+  config.retry.deadline = seconds_from(options.env, "KOPT_LLM_DEADLINE_S", config.retry.deadline);
   config.transport = options.transport;
   config.sleeper = options.sleeper;
   return config;
@@ -114,9 +116,10 @@ Result<std::unique_ptr<LlmBackend>> make_backend(const std::string& spec,
   auto parsed = parse_backend_spec(spec);
   if (!parsed) return parsed.error();
   auto backend = make_kind(*parsed, options);
-  if (!backend || !(*backend)->native_tools() || options.env("KOPT_LLM_TOOLS") != "text")
-    return backend;
-  return with_text_tools(std::move(*backend));
+  if (!backend) return backend;
+  if ((*backend)->native_tools() && options.env("KOPT_LLM_TOOLS") == "text")
+    return guarded(with_text_tools(std::move(*backend)));
+  return guarded(std::move(*backend));
 }
 
 }  // namespace kopt::llm

@@ -7,7 +7,8 @@
 //   exec:COMMAND     a command that answers request JSON with response JSON (exec_backend.h)
 //   manual[:DIR]     an operator (manual_backend.h; KOPT_MANUAL_DIR)
 // Also read: KOPT_LLM_TOOLS=text (tools through text for any backend), KOPT_LLM_TIMEOUT_S
-// (wait for the first byte), KOPT_LLM_STALL_S (silence within an answer), KOPT_EXEC_TIMEOUT_S.
+// (wait for the first byte, default 300), KOPT_LLM_STALL_S (silence within an answer, 60),
+// KOPT_LLM_DEADLINE_S (a whole call, retries included, 600), KOPT_EXEC_TIMEOUT_S (600).
 #pragma once
 
 #include <memory>

@@ -23,6 +23,8 @@ struct Exchange {
   Clock::time_point start = Clock::now();
   Clock::time_point last_body = start;
   bool sink_refused = false;
+  size_t max_body = 0;
+  bool too_large = false;
 };
 
 size_t on_header(char* data, size_t size, size_t count, void* user) {
@@ -40,6 +42,10 @@ size_t on_body(char* data, size_t size, size_t count, void* user) {
   auto& exchange = *static_cast<Exchange*>(user);
   const size_t n = size * count;
   exchange.last_body = Clock::now();
+  if (exchange.max_body > 0 && exchange.response->body_bytes + n > exchange.max_body) {
+    exchange.too_large = true;
+    return 0;
+  }
   exchange.response->body_bytes += n;
   exchange.response->body.append(data, n);
   long status = 0;
@@ -119,6 +125,7 @@ TransportError classify(CURLcode code, const Exchange& exchange) {
     case CURLE_OK:
       return TransportError::none;
     case CURLE_WRITE_ERROR:
+      if (exchange.too_large) return TransportError::too_large;
       return exchange.sink_refused ? TransportError::aborted : TransportError::other;
     case CURLE_COULDNT_CONNECT:
     case CURLE_COULDNT_RESOLVE_HOST:
@@ -148,7 +155,9 @@ void perform(CURLM* multi, Exchange& exchange, const HttpTimeouts& timeouts, con
     while (CURLMsg* message = curl_multi_info_read(multi, &left)) {
       if (message->msg != CURLMSG_DONE) continue;
       response.error = classify(message->data.result, exchange);
-      if (response.error != TransportError::none)
+      if (response.error == TransportError::too_large)
+        response.error_message = fmt::format("the answer grew beyond {} bytes", exchange.max_body);
+      else if (response.error != TransportError::none)
         response.error_message = *errors ? errors : curl_easy_strerror(message->data.result);
       return;
     }
@@ -172,6 +181,7 @@ HttpResponse CurlTransport::send(const HttpRequest& request, const HttpTimeouts&
   exchange.easy = curl_easy_init();
   exchange.sink = &sink;
   exchange.response = &response;
+  exchange.max_body = timeouts.max_body;
   char errors[CURL_ERROR_SIZE] = "";
   curl_easy_setopt(exchange.easy, CURLOPT_ERRORBUFFER, errors);
   curl_slist* headers = header_list(request);
@@ -220,6 +230,8 @@ std::string to_string(TransportError error) {
       return "cut_off";
     case TransportError::aborted:
       return "aborted";
+    case TransportError::too_large:
+      return "too_large";
     case TransportError::other:
       return "other";
   }

@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include "agent/llm/chat_json.h"
+#include "agent/llm/guarded_backend.h"
 #include "util/files.h"
 #include "util/json.h"
 #include "util/strings.h"
@@ -10,6 +11,8 @@
 namespace kopt::llm {
 
 namespace {
+
+constexpr uint64_t kMaxFileBytes = 64 << 20;
 
 // Shows the start of a reply in one line.
 std::string excerpt(const std::string& text) {
@@ -38,7 +41,8 @@ Result<ChatResponse> ExecBackend::chat(const ChatRequest& request, const ChatOpt
   spec.env["KOPT_EXEC_STDERR"] = errors.string();
   spec.input = dump_json(to_json(request)) + "\n";
   spec.timeout = config_.timeout;
-  spec.output_cap = 64 << 20;
+  spec.output_cap = answer_wire_cap(request.max_tokens);
+  spec.limits.file_size_bytes = kMaxFileBytes;  // Its standard error file among them.
   const ProcessResult result = config_.runner->run(spec);
   const auto stderr_file = read_file(errors);
   const std::string stderr_text = stderr_file.ok() ? *stderr_file : "";
@@ -46,7 +50,8 @@ Result<ChatResponse> ExecBackend::chat(const ChatRequest& request, const ChatOpt
     const std::string said = trim(tail(stderr_text.empty() ? result.output : stderr_text, 600));
     return failed("failed (" + result.describe() + ")" + (said.empty() ? "" : ": " + said));
   }
-  if (result.output_truncated) return failed("replied with more than 64 MiB");
+  if (result.output_truncated)
+    return failed("replied with more than " + std::to_string(spec.output_cap) + " bytes");
   const std::string reply = trim(result.output);
   if (reply.empty()) return failed("replied with nothing on its standard output");
   auto json = parse_json(reply, "its reply");

@@ -1,7 +1,8 @@
 // exec:COMMAND — any command-line LLM tool as a backend. The command runs through `sh -c` with
 // the request JSON (chat_json.h's form) on its standard input and must print one response JSON
 // ({"text": ...} at least; "tool_calls", "finish_reason", "usage", "model" optional) on its
-// standard output. Its standard error is kept apart and quoted when it fails.
+// standard output. Its standard error is kept apart and quoted (redacted) when it fails; what it
+// prints is capped (guarded_backend.h), and so is every file it writes (64 MiB).
 #pragma once
 
 #include <chrono>

@@ -4,6 +4,8 @@
 
 #include <chrono>
 
+#include "agent/llm/guarded_backend.h"
+
 namespace kopt::llm {
 
 namespace {
@@ -76,9 +78,11 @@ Result<ChatResponse> HttpChatBackend::chat(const ChatRequest& request, const Cha
   const auto start = Clock::now();
   const HttpRequest http = adapter_->build(request, options.stream);
   int attempts = 0;
-  auto result = options.stream ? exchange_streamed(http, options, attempts)
-                               : exchange_whole(http, options, attempts);
-  if (!result) return fail(redact(result.error().message));
+  HttpTimeouts limits = config_.timeouts;
+  limits.max_body = answer_wire_cap(request.max_tokens);
+  auto result = options.stream ? exchange_streamed(http, limits, options, attempts)
+                               : exchange_whole(http, limits, options, attempts);
+  if (!result) return Error{redact(result.error().message), result.error().permanent};
   result->latency_seconds = std::chrono::duration<double>(Clock::now() - start).count();
   result->attempts = attempts;
   if (result->model.empty()) result->model = adapter_->model();
@@ -86,9 +90,10 @@ Result<ChatResponse> HttpChatBackend::chat(const ChatRequest& request, const Cha
 }
 
 Result<ChatResponse> HttpChatBackend::exchange_whole(const HttpRequest& http,
+                                                     const HttpTimeouts& limits,
                                                      const ChatOptions& options, int& attempts) {
   RetryingSender sender(*config_.transport, config_.retry, *config_.sleeper, config_.uniform01);
-  const HttpResponse response = sender.send(http, config_.timeouts, {}, attempts);
+  const HttpResponse response = sender.send(http, limits, {}, attempts);
   if (!response.ok()) return failure(response, http, attempts);
   auto parsed = adapter_->parse(response.body);
   if (parsed && options.on_text && !parsed->text.empty()) options.on_text(parsed->text);
@@ -96,6 +101,7 @@ Result<ChatResponse> HttpChatBackend::exchange_whole(const HttpRequest& http,
 }
 
 Result<ChatResponse> HttpChatBackend::exchange_streamed(const HttpRequest& http,
+                                                        const HttpTimeouts& limits,
                                                         const ChatOptions& options, int& attempts) {
   SseParser parser;
   auto assembler = adapter_->assembler(options.on_text);
@@ -109,24 +115,36 @@ Result<ChatResponse> HttpChatBackend::exchange_streamed(const HttpRequest& http,
     return stream_status.ok();
   };
   RetryingSender sender(*config_.transport, config_.retry, *config_.sleeper, config_.uniform01);
-  const HttpResponse response = sender.send(http, config_.timeouts, sink, attempts);
+  const HttpResponse response = sender.send(http, limits, sink, attempts);
   if (!stream_status) return stream_status.error();
-  if (!response.ok()) return failure(response, http, attempts);
+  const bool cut = response.error == TransportError::too_large && response.status / 100 == 2;
+  if (!response.ok() && !cut) return failure(response, http, attempts);
   if (response.header("content-type").find("application/json") != std::string::npos) {
     auto parsed = adapter_->parse(response.body);  // The server chose not to stream.
     if (parsed && options.on_text && !parsed->text.empty()) options.on_text(parsed->text);
     return parsed;
   }
-  for (const auto& event : parser.finish())
-    if (auto status = assembler->add(event); !status) return status.error();
-  return assembler->finish();
+  if (cut)
+    assembler->cut();
+  else
+    for (const auto& event : parser.finish())
+      if (auto status = assembler->add(event); !status) return status.error();
+  auto answer = assembler->finish();
+  if (answer && cut) {  // An endless stream: keep what came, and say where it was cut.
+    answer->finish_reason = FinishReason::length;
+    answer->finish_detail = "cut by kopt: " + response.error_message;
+  }
+  return answer;
 }
 
 Error HttpChatBackend::failure(const HttpResponse& response, const HttpRequest& http,
                                int attempts) const {
-  return fail(describe_http_failure(response, http.url, adapter_->model(),
-                                    adapter_->error_message(response.body), config_.key_variable,
-                                    config_.key != nullptr, attempts));
+  Error error = fail(describe_http_failure(response, http.url, adapter_->model(),
+                                           adapter_->error_message(response.body),
+                                           config_.key_variable, config_.key != nullptr, attempts));
+  error.permanent = response.error == TransportError::none && response.status >= 400 &&
+                    response.status < 500 && !is_transient(response);
+  return error;
 }
 
 std::string HttpChatBackend::redact(std::string text) const {

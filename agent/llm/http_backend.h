@@ -36,10 +36,10 @@ class HttpChatBackend : public LlmBackend {
   bool native_tools() const override { return config_.native_tools; }
 
  private:
-  Result<ChatResponse> exchange_whole(const HttpRequest& http, const ChatOptions& options,
-                                      int& attempts);
-  Result<ChatResponse> exchange_streamed(const HttpRequest& http, const ChatOptions& options,
-                                         int& attempts);
+  Result<ChatResponse> exchange_whole(const HttpRequest& http, const HttpTimeouts& limits,
+                                      const ChatOptions& options, int& attempts);
+  Result<ChatResponse> exchange_streamed(const HttpRequest& http, const HttpTimeouts& limits,
+                                         const ChatOptions& options, int& attempts);
   Error failure(const HttpResponse& response, const HttpRequest& http, int attempts) const;
   std::string redact(std::string text) const;
 

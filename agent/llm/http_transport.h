@@ -3,6 +3,7 @@
 #pragma once
 
 #include <chrono>
+#include <cstddef>
 #include <functional>
 #include <map>
 #include <string>
@@ -32,6 +33,7 @@ enum class TransportError {
   total_timeout,       ///< The whole exchange exceeded HttpTimeouts::total.
   cut_off,             ///< The connection ended in the middle of the body.
   aborted,             ///< The body sink asked to stop.
+  too_large,           ///< The body grew beyond HttpTimeouts::max_body; what came is kept.
   other,
 };
 
@@ -51,12 +53,14 @@ struct HttpResponse {
 };
 
 /// Limits of one exchange. A generation that is not streamed sends nothing until it is done,
-/// so only `first_byte` bounds it; once the body flows, silence longer than `stall` ends it.
+/// so only `first_byte` bounds it; once the body flows, silence longer than `stall` ends it, and
+/// `total` ends a body that flows forever.
 struct HttpTimeouts {
   std::chrono::milliseconds connect{10000};
-  std::chrono::milliseconds first_byte{600000};
+  std::chrono::milliseconds first_byte{300000};
   std::chrono::milliseconds stall{60000};
   std::chrono::milliseconds total{0};  ///< 0: no limit.
+  size_t max_body = 0;                 ///< Most body bytes kept; 0: no limit.
 };
 
 /// Receives body bytes of a 2xx response as they arrive; returning false aborts the exchange.

@@ -41,6 +41,8 @@ class OpenAiAssembler : public StreamAssembler {
     return {};
   }
 
+  void cut() override { done_ = true; }
+
   Result<ChatResponse> finish() override {
     if (!done_ && response_.finish_detail.empty())
       return fail(

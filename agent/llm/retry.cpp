@@ -1,6 +1,7 @@
 #include "agent/llm/retry.h"
 
 #include <curl/curl.h>
+#include <fmt/format.h>
 
 #include <algorithm>
 #include <cmath>
@@ -96,11 +97,24 @@ HttpResponse RetryingSender::send(const HttpRequest& request, const HttpTimeouts
       return sink(chunk);
     };
   }
+  using Clock = std::chrono::steady_clock;
+  const bool bounded = policy_.deadline.count() > 0;
+  const auto deadline = Clock::now() + policy_.deadline;
+  auto left = [&] {
+    return std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now());
+  };
   for (attempts = 1;; ++attempts) {
-    HttpResponse response = transport_.send(request, timeouts, watched);
+    HttpTimeouts limits = timeouts;
+    if (bounded && (limits.total.count() == 0 || limits.total > left()))
+      limits.total = std::max(left(), std::chrono::milliseconds(1));
+    HttpResponse response = transport_.send(request, limits, watched);
+    if (bounded && response.error == TransportError::total_timeout)
+      response.error_message =
+          fmt::format("no complete answer within the deadline of {:g} s (KOPT_LLM_DEADLINE_S)",
+                      policy_.deadline.count() / 1000.0);
     if (delivered) return response;
     auto wait = wait_before_retry(response, attempts);
-    if (!wait) return response;
+    if (!wait || (bounded && *wait >= left())) return response;
     sleeper_.sleep(*wait);
   }
 }

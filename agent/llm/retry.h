@@ -18,6 +18,8 @@ struct RetryPolicy {
   std::chrono::milliseconds max_delay{30000};
   /// A server asking for a longer wait than this is answered with an error instead.
   std::chrono::milliseconds max_retry_after{120000};
+  /// The whole call, every attempt and wait included, ends by then; 0: no deadline.
+  std::chrono::milliseconds deadline{600000};
 };
 
 /// Waits; the seam that keeps retry tests fast.
@@ -55,7 +57,8 @@ class RetryingSender {
   RetryingSender(HttpTransport& transport, RetryPolicy policy, Sleeper& sleeper,
                  std::function<double()> uniform01 = {});
 
-  /// The last response; `attempts` is set to the number of exchanges made.
+  /// The last response; `attempts` is set to the number of exchanges made. No attempt runs or
+  /// waits past the policy's deadline: one cut by it fails as total_timeout.
   HttpResponse send(const HttpRequest& request, const HttpTimeouts& timeouts, const BodySink& sink,
                     int& attempts);
 

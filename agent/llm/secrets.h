@@ -5,6 +5,8 @@
 #include <optional>
 #include <string>
 
+#include <nlohmann/json_fwd.hpp>
+
 #include "agent/llm/environment.h"
 
 namespace kopt::llm {
@@ -41,5 +43,17 @@ std::string redact_header(const std::string& name, const std::string& value);
 
 /// `text` with "Bearer <token>" and "sk-..." style tokens replaced by "[redacted]".
 std::string redact_tokens(std::string text);
+
+/// Makes redact_secrets() remove `value` too (every ApiKey read from the environment is).
+void register_secret(const std::string& value);
+
+/// `text` without any secret this process knows of: the keys it read, the values of its
+/// environment variables whose names say KEY, TOKEN, SECRET or PASSWORD (what an exec: command
+/// would use), and Bearer / sk- tokens. The one filter for everything kopt records or prints
+/// that came from a model, a command or a server.
+std::string redact_secrets(std::string text);
+
+/// `value` with redact_secrets() applied to every string in it (keys of objects included).
+nlohmann::json redact_json(const nlohmann::json& value);
 
 }  // namespace kopt::llm

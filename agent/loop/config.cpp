@@ -53,7 +53,10 @@ Result<RunConfig> config_from_json(const Json& j) {
     c.repair_attempts = j.value("repair_attempts", c.repair_attempts);
     c.edit_format = j.value("edit_format", c.edit_format);
   } catch (const Json::exception& e) {
-    return fail(std::string("run configuration: ") + e.what());
+    // what() starts "[json.exception.type.N] "; the reader wants only what is wrong.
+    const std::string what = e.what();
+    const size_t end = what.find("] ");
+    return fail("run configuration: " + (end == std::string::npos ? what : what.substr(end + 2)));
   }
   return c;
 }

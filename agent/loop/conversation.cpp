@@ -57,14 +57,17 @@ std::optional<Error> Conversation::call_model(llm::ChatResponse& response, std::
   const int64_t seq = ++s_.model_calls;
   s_.progress(role_);
   auto answer = s_.effects->chat(role_, request_);
+  rule = "error";
   if (!answer) {
     Json event = {{"type", "model_error"},
                   {"seq", seq},
                   {"role", role_},
                   {"iteration", iteration_},
                   {"request_hash", llm::request_hash(request_)},
-                  {"error", answer.error().message}};
+                  {"error", answer.error().message},
+                  {"permanent", answer.error().permanent}};
     if (auto st = s_.events->emit(event); !st) return st.error();
+    rule = answer.error().permanent ? "failed" : "interrupted";
     return answer.error();
   }
   response = std::move(*answer);
@@ -132,8 +135,11 @@ std::string Conversation::dispatch(const llm::ToolCall& call, Turn& turn) {
   ++turn.tool_calls;
   s_.progress(role_ + ": " + call.name);
   ToolResult result = s_.effects->tool(role_, call.name, *args, *s_.tool_context);
-  if (auto st = s_.events->emit(tool_call_event(role_, iteration_, call.name, *args, result)); !st)
+  if (auto st = s_.events->emit(tool_call_event(role_, iteration_, call.name, *args, result));
+      !st) {
     turn.stop = st.error();
+    turn.stop_rule = "error";
+  }
   return result.text.size() > kToolTextCap ? tail(result.text, kToolTextCap) : result.text;
 }
 

@@ -23,8 +23,10 @@ struct Turn {
   int invalid_calls = 0;
   /// Set when the run must stop (budget spent, model unreachable, replay diverged).
   std::optional<Error> stop;
-  /// Which stopping rule: "budget" or "model".
-  std::string stop_rule = "model";
+  /// Why: "budget" (a stopping rule), "interrupted" (the model failed; resume retries the
+  /// call), "failed" (the model refused for good: a bad key, an unknown model) or "error" (an
+  /// event could not be written or diverged from the record).
+  std::string stop_rule = "interrupted";
 };
 
 class Conversation {

@@ -96,7 +96,8 @@ Result<llm::ChatResponse> RecordedEffects::chat(const std::string& role,
       divergence_ += ": " + first_difference(llm::to_json(*recorded), llm::to_json(request));
     return fail(divergence_);
   }
-  if (event->value("type", "") == "model_error") return fail(event->value("error", "model error"));
+  if (event->value("type", "") == "model_error")
+    return Error{event->value("error", "model error"), event->value("permanent", false)};
   return llm::response_from_json(event->at("response"));
 }
 

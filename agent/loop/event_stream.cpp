@@ -1,5 +1,6 @@
 #include "agent/loop/event_stream.h"
 
+#include "agent/llm/secrets.h"
 #include "tools/eval/evaluation.h"
 
 namespace kopt {
@@ -8,6 +9,7 @@ EventStream::EventStream(StreamMode mode, EventLog* log, std::vector<Json> recor
     : mode_(mode), log_(log), recorded_(std::move(recorded)) {}
 
 Status EventStream::emit(Json event) {
+  event = llm::redact_json(event);
   event["time"] = now_iso8601();
   const size_t index = emitted_++;
   if (mode_ != StreamMode::record && index < recorded_.size()) {

@@ -18,7 +18,8 @@ class EventStream {
   /// `log` may be null in replay mode (nothing is written).
   EventStream(StreamMode mode, EventLog* log, std::vector<Json> recorded = {});
 
-  /// Emits one event (a "time" field is added); an Error on a divergence or a failed write.
+  /// Emits one event, without secrets (llm::redact_secrets) and with a "time" field; an Error
+  /// on a divergence or a failed write.
   Status emit(Json event);
   /// How many events were emitted so far.
   size_t count() const { return emitted_; }

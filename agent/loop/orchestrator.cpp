@@ -265,6 +265,11 @@ Result<RunOutcome> Orchestrator::run() {
     if (!more) return more.error();
     if (!*more) break;
   }
+  if (outcome.rule == "error") return fail(outcome.reason);
+  if (outcome.interrupted()) {  // No stop event: a resume makes the failed call again.
+    outcome.summary = make_summary(bench_, outcome, *s_.ledger);
+    return outcome;
+  }
   if (auto st = s_.events->emit({{"type", "stop"},
                                  {"rule", outcome.rule},
                                  {"reason", outcome.reason},

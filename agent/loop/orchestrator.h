@@ -16,11 +16,16 @@ namespace kopt {
 
 /// How a run ended.
 struct RunOutcome {
-  std::string
-      rule;  ///< "iterations", "target", "budget", "stagnation", "roofline", "model", "error"
+  /// A stopping rule ("iterations", "target", "budget", "stagnation", "roofline"), or why the
+  /// run could not go on: "interrupted" (the model failed after its retries) or "failed" (the
+  /// model refused for good: a bad key, an unknown model). Both can be resumed.
+  std::string rule;
   std::string reason;  ///< One line.
   LoopState state;
   Json summary;
+
+  /// True when the model's failure ended the run before a stopping rule did.
+  bool interrupted() const { return rule == "interrupted" || rule == "failed"; }
 };
 
 class Orchestrator {
@@ -28,8 +33,8 @@ class Orchestrator {
   /// `record` receives candidate folders and may be null (replay writes nothing).
   Orchestrator(const Benchmark& bench, LoopServices& services, const RunRecord* record);
 
-  /// Runs the loop to a stopping rule. An Error means the run could not go on (a replay that
-  /// diverged, an event that could not be written); a stopping rule is not an error.
+  /// Runs the loop to a stopping rule or a model failure (no `stop` event then). An Error means
+  /// the run could not go on (a replay that diverged, an event that could not be written).
   Result<RunOutcome> run();
 
  private:

@@ -36,6 +36,7 @@ std::string or_none(const std::string& text) {
 Turn render_failure(const Error& error) {
   Turn turn;
   turn.stop = Error{"cannot render a prompt: " + error.message};
+  turn.stop_rule = "error";
   return turn;
 }
 

@@ -117,18 +117,32 @@ void show_progress(LoopServices& s, const StatusFn& status) {
   };
 }
 
+// Runs the loop; a recorded event of an unexpected shape (a field of the wrong type, met while
+// replaying or resuming) is an Error that says so, not an exception.
+Result<RunOutcome> run_loop(Orchestrator& orchestrator, const fs::path& events) {
+  try {
+    return orchestrator.run();
+  } catch (const Json::exception& error) {
+    return fail(events.string() + " holds an event of an unexpected shape (" +
+                json_error_text(error.what()) + ")");
+  }
+}
+
 Result<RunReport> drive(Assembly& a, RunRecord& record, Effects& effects, EventStream& stream,
                         const StatusFn& status) {
   LoopServices services = services_for(a, effects, stream);
   show_progress(services, status);
   Orchestrator orchestrator(a.bench, services, &record);
-  auto outcome = orchestrator.run();
+  auto outcome = run_loop(orchestrator, record.events_path());
   if (!outcome) {
     (void)record.set_status("failed", outcome.error().message);
     return outcome.error();
   }
   if (auto st = record.write_summary(outcome->summary); !st) return st.error();
-  if (auto st = record.set_status("finished", outcome->rule + ": " + outcome->reason); !st)
+  const bool ended = !outcome->interrupted();
+  if (auto st = record.set_status(ended ? "finished" : outcome->rule,
+                                  ended ? outcome->rule + ": " + outcome->reason : outcome->reason);
+      !st)
     return st.error();
   return RunReport{record.dir(), std::move(*outcome)};
 }
@@ -164,18 +178,22 @@ Result<RunReport> start_run(const RunConfig& config, const fs::path& runs_root,
 Result<RunReport> resume_run(const fs::path& run_dir, const StatusFn& status) {
   auto record = RunRecord::open(run_dir);
   if (!record) return record.error();
+  if (auto st = record->lock_for_writing("kopt resume"); !st) return st.error();
   if (record->info().value("status", "") == "finished")
     return fail("run " + run_dir.filename().string() + " has finished; start a new run instead");
   auto a = reopen(*record, true);
   if (!a) return a.error();
-  auto events = read_events(record->events_path());
-  if (!events) return events.error();
+  auto recorded = read_events(record->events_path());
+  if (!recorded) return recorded.error();
   auto log = EventLog::open_for_append(record->events_path());
   if (!log) return log.error();
-  EventStream stream(StreamMode::resume, &*log, *events);
+  auto resumed = resume_point(*log, *recorded);
+  if (!resumed) return resumed.error();
+  const std::vector<Json> events = std::move(*resumed);
+  EventStream stream(StreamMode::resume, &*log, events);
   LiveEffects live(*(*a)->backend, *(*a)->registry, *(*a)->evaluator, (*a)->bench,
                    (*a)->config.timing_budget);
-  RecordedEffects effects(*events, &live);
+  RecordedEffects effects(events, &live);
   (void)record->set_status("running", "resumed");
   return drive(**a, *record, effects, stream, status);
 }
@@ -185,24 +203,28 @@ Result<ReplayReport> replay_run(const fs::path& run_dir, const StatusFn& status)
   if (!record) return record.error();
   auto a = reopen(*record, false);
   if (!a) return a.error();
-  auto events = read_events(record->events_path());
-  if (!events) return events.error();
-  EventStream stream(StreamMode::replay, nullptr, *events);
-  RecordedEffects effects(*events, nullptr);
+  auto recorded = read_events(record->events_path());
+  if (!recorded) return recorded.error();
+  const std::vector<Json> events = without_retried_calls(*recorded);
+  EventStream stream(StreamMode::replay, nullptr, events);
+  RecordedEffects effects(events, nullptr);
   LoopServices services = services_for(**a, effects, stream);
   show_progress(services, status);
   Orchestrator orchestrator((*a)->bench, services, nullptr);
-  auto outcome = orchestrator.run();
+  auto outcome = run_loop(orchestrator, record->events_path());
+  ReplayReport report{stream.count(), {}, {}};  // Counted once the loop has run.
   if (!outcome) {
-    const std::string why = effects.divergence().empty()
-                                ? outcome.error().message
-                                : outcome.error().message + " (" + effects.divergence() + ")";
-    return fail(why);
+    report.divergence = effects.divergence().empty()
+                            ? outcome.error().message
+                            : outcome.error().message + " (" + effects.divergence() + ")";
+    return report;
   }
+  report.outcome = std::move(*outcome);
+  if (!effects.divergence().empty()) report.divergence = effects.divergence();
   if (!stream.recording_exhausted())
-    return fail(fmt::format("the replay stopped after {} events; the record has {}", stream.count(),
-                            events->size()));
-  return ReplayReport{stream.count(), std::move(*outcome)};
+    report.divergence = fmt::format("the replay stopped after {} events; the record has {}",
+                                    stream.count(), events.size());
+  return report;
 }
 
 }  // namespace kopt

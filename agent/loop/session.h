@@ -26,14 +26,17 @@ struct RunReport {
 Result<RunReport> start_run(const RunConfig& config, const std::filesystem::path& runs_root,
                             const StatusFn& status);
 
-/// Continues an interrupted run: recorded events are verified, then the loop goes on live.
+/// Continues an interrupted run: recorded events are verified, then the loop goes on live (a
+/// model call that failed is made again). Refused while another process writes the run.
 Result<RunReport> resume_run(const std::filesystem::path& run_dir, const StatusFn& status);
 
-/// Re-runs the loop on the recorded model responses and tool results; OK when the new event
-/// stream equals the recorded one apart from times, else an Error with the first divergence.
+/// Re-runs the loop on the recorded model responses and tool results and compares the new
+/// event stream with the recorded one (apart from times). An Error means the run could not be
+/// loaded; a replay that differs from the record says where in `divergence`.
 struct ReplayReport {
   size_t events = 0;
   RunOutcome outcome;
+  std::string divergence;  ///< Empty when every event was reproduced.
 };
 Result<ReplayReport> replay_run(const std::filesystem::path& run_dir, const StatusFn& status);
 

@@ -7,6 +7,7 @@
 #include <cstring>
 #include <sstream>
 
+#include "tools/eval/evaluation.h"
 #include "util/files.h"
 
 namespace kopt {
@@ -83,6 +84,8 @@ Result<std::vector<Json>> read_events(const fs::path& path, bool* torn) {
       }
       return event.error();
     }
+    if (!event->is_object())
+      return fail(path.string() + " line " + std::to_string(number) + ": not a JSON object");
     if (number == 1) {
       if (event->value("format", "") != kEventsFormat)
         return fail(path.string() + " is not a kopt event log (" + kEventsFormat + ")");
@@ -92,6 +95,33 @@ Result<std::vector<Json>> read_events(const fs::path& path, bool* torn) {
   }
   if (number == 0) return fail(path.string() + " is empty");
   return events;
+}
+
+std::string json_error_text(const std::string& what) {
+  const size_t bracket = what.rfind("] ");
+  return bracket == std::string::npos ? what : what.substr(bracket + 2);
+}
+
+std::vector<Json> without_retried_calls(const std::vector<Json>& events) {
+  std::vector<Json> kept;
+  for (const auto& event : events) {
+    if (event.value("type", "") != "resumed") {
+      kept.push_back(event);
+    } else if (!kept.empty() && kept.back().value("type", "") == "model_error") {
+      kept.pop_back();
+    }
+  }
+  return kept;
+}
+
+Result<std::vector<Json>> resume_point(EventLog& log, const std::vector<Json>& recorded) {
+  if (!recorded.empty() && recorded.back().value("type", "") == "model_error")
+    if (auto st = log.append({{"type", "resumed"},
+                              {"retries", recorded.back().value("seq", 0)},
+                              {"time", now_iso8601()}});
+        !st)
+      return st.error();
+  return without_retried_calls(recorded);
 }
 
 namespace {

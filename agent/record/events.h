@@ -42,6 +42,20 @@ class EventLog {
 /// dropped; `torn` tells whether that happened. A malformed line elsewhere is an Error.
 Result<std::vector<Json>> read_events(const std::filesystem::path& path, bool* torn = nullptr);
 
+/// The events a resumed or replayed loop is checked against: a `model_error` that a later
+/// `kopt resume` made again (marked by the `resumed` event it wrote after it) is left out, and
+/// so are the `resumed` events.
+std::vector<Json> without_retried_calls(const std::vector<Json>& events);
+
+/// Prepares `log` for a resume: when the record ends in a `model_error` (the model failed and
+/// the run was interrupted), appends a `resumed` event so that the call counts as not made and
+/// is made again. Returns the events the resumed loop is checked against.
+Result<std::vector<Json>> resume_point(EventLog& log, const std::vector<Json>& recorded);
+
+/// A JSON library error's message without its "[json.exception.type_error.302] " prefix: what
+/// a record of an unexpected shape tells its reader.
+std::string json_error_text(const std::string& what);
+
 /// A copy of an event without what legitimately differs between runs of the same decisions:
 /// wall-clock times and latencies.
 Json stable_view(const Json& event);

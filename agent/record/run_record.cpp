@@ -1,9 +1,11 @@
 #include "agent/record/run_record.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <ctime>
 #include <random>
 
+#include "agent/llm/secrets.h"
 #include "agent/record/diff.h"
 #include "util/files.h"
 
@@ -26,6 +28,31 @@ std::string folder_name(const std::string& benchmark) {
   return std::string(stamp) + "-" + benchmark + "-" + id;
 }
 
+// A record's JSON file, or an Error naming the file and the line where it goes wrong.
+Result<Json> read_record_file(const fs::path& path) {
+  auto text = read_file(path);
+  if (!text) return text.error();
+  try {
+    return Json::parse(*text);
+  } catch (const Json::parse_error& e) {
+    const size_t at = std::min<size_t>(e.byte > 0 ? e.byte - 1 : 0, text->size());
+    const auto line = 1 + std::count(text->begin(), text->begin() + static_cast<long>(at), '\n');
+    return fail(path.string() + " line " + std::to_string(line) + ": not valid JSON");
+  }
+}
+
+// The shape the commands rely on: an object with object "benchmark" and "config".
+Status check_shape(const Json& info, const fs::path& path) {
+  if (!info.is_object()) return fail(path.string() + ": not a JSON object");
+  for (const char* key : {"benchmark", "config"})
+    if (!info.value(key, Json()).is_object())
+      return fail(path.string() + ": \"" + key + "\" is missing or not an object");
+  for (const char* key : {"status", "status_reason"})
+    if (info.contains(key) && !info[key].is_string())
+      return fail(path.string() + ": \"" + key + "\" is not a string");
+  return {};
+}
+
 }  // namespace
 
 Result<RunRecord> RunRecord::create(const fs::path& runs_root, const std::string& benchmark,
@@ -37,28 +64,40 @@ Result<RunRecord> RunRecord::create(const fs::path& runs_root, const std::string
   if (!fs::create_directory(record.dir_, ec))
     return fail("cannot create the run folder " + record.dir_.string());
   fs::create_directories(record.dir_ / "candidates", ec);
+  if (auto st = record.lock_for_writing("kopt run"); !st) return st.error();
   run_info["format"] = kRunFormat;
   run_info["id"] = record.dir_.filename().string();
-  record.info_ = std::move(run_info);
+  record.info_ = llm::redact_json(run_info);
   if (auto st = write_json_file(record.dir_ / "run.json", record.info_); !st) return st.error();
   return record;
 }
 
 Result<RunRecord> RunRecord::open(const fs::path& dir) {
-  auto info = read_json_file(dir / "run.json");
+  auto info = read_record_file(dir / "run.json");
   if (!info) return fail("not a kopt run: " + info.error().message);
-  if (info->value("format", "") != kRunFormat)
-    return fail(dir.string() + "/run.json has format '" + info->value("format", "") +
-                "', this kopt reads " + kRunFormat);
+  if (!info->is_object() || !(*info)["format"].is_string() ||
+      (*info)["format"].get<std::string>() != kRunFormat)
+    return fail((dir / "run.json").string() + " is not a " + kRunFormat + " record");
+  if (auto st = check_shape(*info, dir / "run.json"); !st) return st.error();
   RunRecord record;
   record.dir_ = dir;
   record.info_ = std::move(*info);
   return record;
 }
 
+Status RunRecord::lock_for_writing(const std::string& command) {
+  if (lock_) return {};
+  auto lock = FileLock::try_lock(dir_ / "lock", command);
+  if (!lock)
+    return fail("run " + dir_.filename().string() + " is being written by another kopt (" +
+                lock.error().message + "); wait for it to end or stop it first");
+  lock_ = std::make_shared<FileLock>(std::move(*lock));
+  return {};
+}
+
 Status RunRecord::set_status(const std::string& status, const std::string& reason) {
   info_["status"] = status;
-  info_["status_reason"] = reason;
+  info_["status_reason"] = llm::redact_secrets(reason);
   return write_json_file(dir_ / "run.json", info_);
 }
 
@@ -80,18 +119,22 @@ Status RunRecord::write_candidate(const CandidateFiles& c) const {
 }
 
 Status RunRecord::write_summary(const Json& summary) const {
-  Json doc = summary;
+  Json doc = llm::redact_json(summary);
   doc["format"] = kSummaryFormat;
   return write_json_file(dir_ / "summary.json", doc);
 }
 
 Json RunRecord::summary() const {
   auto doc = read_json_file(dir_ / "summary.json");
-  return doc ? *doc : Json();
+  return doc && doc->is_object() ? *doc : Json();
 }
 
 Result<fs::path> find_run(const std::string& name, const fs::path& runs_root) {
-  if (fs::exists(fs::path(name) / "run.json")) return fs::path(name);
+  fs::path given(name);
+  while (!given.empty() && !given.has_filename() && given.has_parent_path() &&
+         given.parent_path() != given)
+    given = given.parent_path();  // "runs/x/" names the run "x".
+  if (fs::exists(given / "run.json")) return given;
   std::vector<fs::path> matches;
   std::error_code ec;
   for (const auto& entry : fs::directory_iterator(runs_root, ec)) {

@@ -4,10 +4,12 @@
 #pragma once
 
 #include <filesystem>
+#include <memory>
 #include <string>
 
 #include <nlohmann/json.hpp>
 
+#include "util/file_lock.h"
 #include "util/json.h"
 #include "util/result.h"
 
@@ -33,8 +35,12 @@ class RunRecord {
   /// Makes runs_root/<UTC time>-<benchmark>-<id>/ and writes run.json.
   static Result<RunRecord> create(const std::filesystem::path& runs_root,
                                   const std::string& benchmark, Json run_info);
-  /// Opens an existing run folder (run.json must be readable).
+  /// Opens an existing run folder (run.json must be readable), for reading.
   static Result<RunRecord> open(const std::filesystem::path& dir);
+
+  /// Makes this process the run's only writer until the record goes away (create() does it
+  /// itself); an Error naming the pid of the process that writes it now.
+  Status lock_for_writing(const std::string& command);
 
   const std::filesystem::path& dir() const { return dir_; }
   std::filesystem::path events_path() const { return dir_ / "events.jsonl"; }
@@ -43,7 +49,7 @@ class RunRecord {
   }
   const Json& info() const { return info_; }
 
-  /// Updates run.json's status ("running", "finished", "stopped", "failed") and its reason.
+  /// Updates run.json's status ("running", "finished", "interrupted", "failed") and its reason.
   Status set_status(const std::string& status, const std::string& reason);
   /// Writes a candidate's folder (idempotent: a resumed run rewrites the same files).
   Status write_candidate(const CandidateFiles& files) const;
@@ -55,6 +61,7 @@ class RunRecord {
  private:
   std::filesystem::path dir_;
   Json info_;
+  std::shared_ptr<FileLock> lock_;
 };
 
 /// Finds a run by folder path, folder name, or unique prefix of its id under `runs_root`.

@@ -18,7 +18,7 @@ IterationView& iteration_of(RunView& view, int number) {
   return view.iterations.back();
 }
 
-void apply(RunView& view, const Json& e) {
+void apply_event(RunView& view, const Json& e) {
   const std::string type = e.value("type", "");
   if (type == "iteration") {
     iteration_of(view, e.value("iteration", 0)).best_before = e.value("best", "");
@@ -76,15 +76,12 @@ Result<RunView> load_run_view(const std::filesystem::path& dir) {
   view.summary = record->summary();
   auto events = read_events(record->events_path(), &view.torn);
   if (!events) return events.error();
-  // The record is read as it is on disk: a member of the wrong type is an Error, not a throw.
   for (size_t i = 0; i < events->size(); ++i) {
     try {
-      // const, as apply takes it: for a non-const Json, std::apply (found by ADL) matches better.
-      const Json& event = (*events)[i];
-      apply(view, event);
-    } catch (const Json::exception& e) {
-      return fail(record->events_path().string() + ": event " + std::to_string(i + 1) +
-                  " is malformed: " + e.what());
+      apply_event(view, (*events)[i]);
+    } catch (const Json::exception& error) {  // A field of the wrong type.
+      return fail(record->events_path().string() + " line " + std::to_string(i + 2) +
+                  ": an event of an unexpected shape (" + json_error_text(error.what()) + ")");
     }
   }
   for (auto& c : view.candidates) {

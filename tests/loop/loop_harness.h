@@ -30,11 +30,30 @@ class LoopHarness {
   Result<RunOutcome> run() {
     auto log = EventLog::create(dir_.path() / "events.jsonl").value();
     EventStream stream(StreamMode::record, &log);
-    LiveEffects effects(backend, *registry_, executor, bench_, 1);
+    LiveEffects effects(*model_, *registry_, executor, bench_, 1);
     auto outcome = drive(effects, stream);
     events_ = read_events(dir_.path() / "events.jsonl").value();
     return outcome;
   }
+
+  /// Continues the recorded run as `kopt resume` does: the record is verified, then the loop
+  /// goes on live (the scripted model, the marker executor), appending to the same log.
+  Result<RunOutcome> resume() {
+    const auto path = dir_.path() / "events.jsonl";
+    auto recorded = read_events(path).value();
+    auto log = EventLog::open_for_append(path).value();
+    auto events = resume_point(log, recorded);
+    if (!events) return events.error();
+    EventStream stream(StreamMode::resume, &log, *events);
+    LiveEffects live(*model_, *registry_, executor, bench_, 1);
+    RecordedEffects effects(*events, &live);
+    auto outcome = drive(effects, stream);
+    events_ = read_events(path).value();
+    return outcome;
+  }
+
+  /// Replays the whole log as `kopt replay` does (retried calls left out).
+  Result<RunOutcome> replay_log() { return replay(without_retried_calls(events_)); }
 
   /// Re-runs the loop on `recorded` events, verifying the stream; the model is not called.
   Result<RunOutcome> replay(const std::vector<Json>& recorded) {
@@ -44,6 +63,9 @@ class LoopHarness {
     if (outcome && !stream.recording_exhausted()) return fail("replay ended early");
     return outcome;
   }
+
+  /// Talks to `model` instead of `backend` (which `model` may wrap).
+  void use_backend(llm::LlmBackend& model) { model_ = &model; }
 
   /// Puts a test's tool in the place of the real one of the same name.
   void use_tool(std::unique_ptr<Tool> tool) { registry_->replace(std::move(tool)); }
@@ -76,6 +98,7 @@ class LoopHarness {
     return Orchestrator(bench_, s, nullptr).run();
   }
 
+  llm::LlmBackend* model_ = &backend;
   RunConfig config_;
   std::unique_ptr<ToolRegistry> registry_;
   TempDir dir_;

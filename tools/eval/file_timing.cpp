@@ -8,6 +8,8 @@
 
 #include <fmt/format.h>
 
+#include "util/timing_lease.h"
+
 #include "tools/eval/check.h"
 #include "tools/eval/driver_run.h"
 
@@ -155,6 +157,8 @@ TimingOutcome time_with_files(const ExecutionContext& ctx, const Benchmark& benc
                               const std::filesystem::path& baseline,
                               const std::filesystem::path& candidate, const OutputRecord& reference,
                               uint64_t seed, double budget_seconds, int allowed_threads) {
+  const TimingLease lease("kopt: timing " + bench.name,  // No other kopt times on these devices.
+                          bench.language == Language::cuda ? TimingLease::visible_gpu() : -1);
   const auto start = Clock::now();
   FileTimingOptions options;
   options.budget_seconds = budget_seconds;

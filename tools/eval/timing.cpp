@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 
 #include "tools/eval/driver_session.h"
+#include "util/timing_lease.h"
 
 namespace kopt {
 
@@ -187,6 +188,7 @@ void summarize(TimingOutcome& out, const PairedResult& look) {
 TimingOutcome time_candidate(const Benchmark& bench, CheckSides& sides, uint64_t seed,
                              const std::vector<uint64_t>& used, const TimingOptions& options,
                              int allowed_threads) {
+  const TimingLease lease("kopt: timing " + bench.name);  // No other kopt times on these CPUs.
   const auto start = Clock::now();
   TimingOutcome out;
   out.ok = true;

@@ -2,6 +2,8 @@
 
 #include <unistd.h>
 
+#include <cstdlib>
+
 #include <fmt/format.h>
 #include <algorithm>
 #include <cstdio>
@@ -13,6 +15,7 @@
 #include "tools/machine/probe.h"
 #include "util/files.h"
 #include "util/hash.h"
+#include "util/timing_lease.h"
 
 namespace kopt {
 
@@ -76,6 +79,21 @@ Status measure(const ExecutionContext& ctx, const std::string& compiler,
   return {};
 }
 
+// Measures until the model is plausible or the attempts are spent, holding the timing lease.
+Status measure_plausibly(const ExecutionContext& ctx, const std::string& compiler,
+                         const MachineOptions& options, const MachineProgress& progress,
+                         MachineModel& model) {
+  const TimingLease lease("kopt machine: probe");
+  for (model.attempts = 1;; ++model.attempts) {
+    model.load_average = current_load_average();
+    if (auto st = measure(ctx, compiler, options, progress, model); !st) return st;
+    model.load_after = current_load_average();
+    const std::string why = implausibility(model);
+    if (why.empty() || model.attempts >= options.attempts) return {};
+    if (progress) progress("implausible (" + why + "), measuring again");
+  }
+}
+
 Json rates_json(const CoreRates& r) {
   return {{"one_core", r.one_core}, {"all_cores", r.all_cores}};
 }
@@ -114,6 +132,16 @@ double current_load_average() {
   return load;
 }
 
+std::string implausibility(const MachineModel& m) {
+  const std::pair<const char*, const CoreRates*> rates[] = {
+      {"bandwidth", &m.bandwidth}, {"fp64", &m.fp64}, {"fp32", &m.fp32}, {"int32", &m.int32}};
+  for (const auto& [name, r] : rates)
+    if (r->all_cores < 0.9 * r->one_core)
+      return fmt::format("{} on all cores {:.3g} is below one core's {:.3g}", name, r->all_cores,
+                         r->one_core);
+  return "";
+}
+
 bool MachineModel::trusted() const {
   return caveat().empty();
 }
@@ -124,9 +152,8 @@ std::string MachineModel::caveat() const {
         "the machine model was measured under load (load average {:.1f} on {} "
         "logical CPUs); run `kopt machine --refresh` on a quiet machine",
         load_average, host.threads);
-  for (const auto* r : {&bandwidth, &fp64, &fp32, &int32})
-    if (r->all_cores < 0.9 * r->one_core)
-      return "the machine model is implausible: an all-core rate is below its one-core rate";
+  if (const std::string why = implausibility(*this); !why.empty())
+    return "the machine model is implausible: " + why;
   return {};
 }
 
@@ -153,8 +180,8 @@ Result<MachineModel> host_machine(const ExecutionContext& ctx, const MachineOpti
         return cached;
       }
   model.compiler = tc->fingerprint;
-  model.load_average = current_load_average();
-  if (auto st = measure(ctx, tc->compiler, options, progress, model); !st) return st.error();
+  if (auto st = measure_plausibly(ctx, tc->compiler, options, progress, model); !st)
+    return st.error();
   model.measured_at = now_iso8601();
   if (auto st = write_json_file(path, to_json(model)); !st) return st.error();
   return model;
@@ -174,6 +201,8 @@ Json to_json(const MachineModel& m) {
           {"key", m.key},
           {"measured_at", m.measured_at},
           {"load_average", m.load_average},
+          {"load_after", m.load_after},
+          {"attempts", m.attempts},
           {"trusted", m.trusted()},
           {"caveat", m.caveat()},
           {"cached", m.cached}};
@@ -192,6 +221,8 @@ Result<MachineModel> machine_from_json(const Json& doc) {
   m.key = doc.value("key", "");
   m.measured_at = doc.value("measured_at", "");
   m.load_average = doc.value("load_average", 0.0);
+  m.load_after = doc.value("load_after", 0.0);
+  m.attempts = doc.value("attempts", 1);
   if (!(m.bandwidth.all_cores > 0 && m.fp64.all_cores > 0)) return fail("incomplete machine model");
   return m;
 }
@@ -214,9 +245,10 @@ std::string describe(const MachineModel& m) {
   const Intensities b = balance_points(m.peaks());
   text += fmt::format("balance    fp64 {:.2f}, fp32 {:.2f}, int32 {:.2f} op/byte\n", b.fp64, b.fp32,
                       b.int_ops);
-  text += fmt::format("measured   {}{} (triad over {:.0f} MiB; load average {:.1f}; {})\n",
-                      m.measured_at, m.cached ? ", cached" : "", m.triad_bytes / (1 << 20),
-                      m.load_average, m.compiler);
+  text += fmt::format("measured   {}{} (triad over {:.0f} MiB; {})\n", m.measured_at,
+                      m.cached ? ", cached" : "", m.triad_bytes / (1 << 20), m.compiler);
+  text += fmt::format("load       {:.2f} before, {:.2f} after; {} attempt{}\n", m.load_average,
+                      m.load_after, m.attempts, m.attempts > 1 ? "s" : "");
   if (!m.trusted()) text += "caveat     " + m.caveat() + "\n";
   return text;
 }

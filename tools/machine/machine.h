@@ -32,7 +32,9 @@ struct MachineModel {
   std::string compiler;     ///< Fingerprint of the compiler that built the probe.
   std::string key;          ///< Cache key.
   std::string measured_at;  ///< ISO 8601, UTC.
-  double load_average = 0;  ///< The 1-minute load average when the measurement began.
+  double load_average = 0;  ///< The 1-minute load average when the measurement began...
+  double load_after = 0;    ///< ... and when it ended.
+  int attempts = 1;         ///< Measurements made until one was plausible (or gave up).
   bool cached = false;      ///< Read from the cache rather than measured now.
 
   /// Whether the figures can be trusted as the machine's ceilings: not measured under load
@@ -46,20 +48,26 @@ struct MachineModel {
   Peaks peaks() const;
 };
 
+/// Why `model` cannot be a quiet machine's (a rate on all cores below 0.9 times the same rate
+/// on one core: something else ran beside the probe), or empty.
+std::string implausibility(const MachineModel& model);
+
 /// How to measure.
 struct MachineOptions {
   bool refresh = false;            ///< Measure even when a cached model exists.
   double seconds_per_probe = 0.5;  ///< Length of each compute measurement.
   int triad_reps = 10;             ///< Passes of the triad; the best one counts.
   int rounds = 3;                  ///< Runs of each probe; the best one counts.
+  int attempts = 2;                ///< Measurements at most while the result is implausible.
 };
 
 /// Receives "compile", "triad 1 core", ... as the measurement moves on.
 using MachineProgress = std::function<void(const std::string& step)>;
 
-/// The cached model of this host, or a fresh measurement (stored in the cache). A cached model
-/// is measured again when older than 30 days, or when it is not trusted and the machine is now
-/// quiet enough to do better.
+/// The cached model of this host, or a fresh measurement (stored in the cache). The probe holds
+/// the host-wide timing lease while it measures, and measures again (`attempts` in all) while
+/// the result is implausible. A cached model is measured again when older than 30 days, or
+/// when it is not trusted and the machine is now quiet enough to do better.
 Result<MachineModel> host_machine(const ExecutionContext& ctx, const MachineOptions& options,
                                   const MachineProgress& progress = {});
 

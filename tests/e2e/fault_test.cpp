@@ -1,0 +1,275 @@
+// The model's server misbehaving in every way seen in the field, against the real kopt binary:
+// each fault leaves the run "interrupted" (resumable, exit 3) or "failed" (exit 1) with its
+// reason in run.json and a model_error event, never a finished run, never a key on disk or on
+// screen; a resume finishes the run once the model is back, and the record then replays.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include <chrono>
+#include <thread>
+
+#include "../llm/fake_api_server.h"
+#include "../support/kopt_cli.h"
+#include "util/files.h"
+
+namespace kopt {
+
+namespace {
+
+namespace fs = std::filesystem;
+using llm::testing::FakeApiServer;
+using llm::testing::Received;
+using llm::testing::Reply;
+
+constexpr const char* kKey = "sk-test-fault-key-0123456789";
+
+std::string completion(const std::string& text) {
+  return dump_json(
+      {{"id", "chatcmpl-fault"},
+       {"object", "chat.completion"},
+       {"model", "scripted"},
+       {"choices",
+        {{{"index", 0},
+          {"message", {{"role", "assistant"}, {"content", text}}},
+          {"finish_reason", "stop"}}}},
+       {"usage", {{"prompt_tokens", 100}, {"completion_tokens", 10}, {"total_tokens", 110}}}});
+}
+
+// A healthy model that never hands in a kernel: one iteration ends without an evaluation.
+Reply healthy(const Received&) {
+  return {200, completion("Diagnosis: the loop is fine.\nPlan:\n1. Nothing.")};
+}
+
+class FaultTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    server_ = std::make_unique<FakeApiServer>();
+    server_->set_handler(healthy);
+    runs_ = std::make_unique<TempDir>("kopt-fault-runs-");
+  }
+
+  // Short limits so that every fault shows within seconds.
+  ProcessResult kopt(std::vector<std::string> args, std::map<std::string, std::string> env = {}) {
+    args.insert(args.end(), {"--out", runs_->path().string()});
+    // One cache for every fault test: each would otherwise measure the machine and build the
+    // benchmark on its own (writes to it are atomic, and machine probes take the timing lease).
+    const fs::path cache = fs::temp_directory_path() / "kopt-fault-test-cache";
+    std::map<std::string, std::string> all = {
+        {"KOPT_CACHE_DIR", cache.string()}, {"OPENAI_BASE_URL", server_->url() + "/v1"},
+        {"OPENAI_API_KEY", kKey},           {"KOPT_LLM_DEADLINE_S", "4"},
+        {"KOPT_LLM_STALL_S", "1"},          {"KOPT_LLM_TIMEOUT_S", "3"}};
+    for (auto& [k, v] : env) all[k] = v;
+    return test::run_kopt(args, std::chrono::seconds(300), all);
+  }
+
+  ProcessResult run(const std::vector<std::string>& extra = {}) {
+    std::vector<std::string> args = {"run",          "licm", "--llm",           "openai:scripted",
+                                     "--iterations", "1",    "--timing-budget", "0"};
+    args.insert(args.end(), extra.begin(), extra.end());
+    return kopt(args);
+  }
+
+  fs::path only_run() const {
+    std::vector<fs::path> dirs;
+    for (const auto& entry : fs::directory_iterator(runs_->path())) dirs.push_back(entry.path());
+    EXPECT_EQ(dirs.size(), 1u);
+    return dirs.empty() ? fs::path() : dirs.front();
+  }
+
+  Json run_json() const { return read_json_file(only_run() / "run.json").value(); }
+  std::string events_text() const { return read_file(only_run() / "events.jsonl").value(); }
+  Json last_event() const {
+    const std::string text = events_text();
+    const size_t end = text.find_last_not_of('\n');
+    const size_t start = text.rfind('\n', end);
+    return Json::parse(text.substr(start == std::string::npos ? 0 : start + 1));
+  }
+
+  // Everything the run wrote, as one text.
+  std::string everything_recorded() const {
+    std::string all;
+    for (const auto& entry : fs::recursive_directory_iterator(only_run()))
+      if (entry.is_regular_file()) all += read_file(entry.path()).value_or("");
+    return all;
+  }
+
+  // The run is interrupted (exit 3) with `reason` in run.json and a model_error event last.
+  void expect_interrupted(const ProcessResult& r, const std::string& reason) {
+    EXPECT_EQ(r.exit_code, 3) << r.output;
+    EXPECT_NE(r.output.find("kopt resume"), std::string::npos) << r.output;
+    const Json info = run_json();
+    EXPECT_EQ(info["status"], "interrupted");
+    EXPECT_NE(info.value("status_reason", "").find(reason), std::string::npos)
+        << info.value("status_reason", "");
+    EXPECT_EQ(last_event()["type"], "model_error");
+    EXPECT_EQ(events_text().find("\"type\":\"stop\""), std::string::npos);
+  }
+
+  // Once the model answers again, a resume finishes the run and the record replays.
+  void expect_resume_finishes() {
+    server_->set_handler(healthy);
+    ProcessResult resumed = kopt({"resume", only_run().string()});
+    EXPECT_EQ(resumed.exit_code, 0) << resumed.output;
+    EXPECT_EQ(run_json()["status"], "finished");
+    ProcessResult replay = kopt({"replay", only_run().string()});
+    EXPECT_EQ(replay.exit_code, 0) << replay.output;
+    EXPECT_NE(replay.output.find("replay verified"), std::string::npos) << replay.output;
+  }
+
+  std::unique_ptr<FakeApiServer> server_;
+  std::unique_ptr<TempDir> runs_;
+};
+
+Reply error_reply(int status, const std::string& message) {
+  return {status, dump_json({{"error", {{"message", message}}}})};
+}
+
+}  // namespace
+
+TEST_F(FaultTest, ABurstOfServerErrorsInterruptsTheRunAndAResumeFinishesIt) {
+  server_->set_handler([](const Received&) { return error_reply(500, "overloaded"); });
+  ProcessResult r = run();
+  expect_interrupted(r, "HTTP 500");
+  expect_resume_finishes();
+}
+
+TEST_F(FaultTest, ALongRetryAfterInterruptsAtOnce) {
+  server_->set_handler([](const Received&) {
+    Reply reply = error_reply(429, "slow down");
+    reply.headers = {{"Retry-After", "3600"}};
+    return reply;
+  });
+  expect_interrupted(run(), "rate limited");
+  EXPECT_EQ(server_->received().size(), 1u) << "a wait of an hour is not waited for";
+}
+
+TEST_F(FaultTest, AStallMidAnswerInterruptsTheRun) {
+  server_->set_handler([](const Received&) {
+    Reply reply{200, ""};
+    const std::string body = completion("Diagnosis: stalled");
+    reply.chunks = {body.substr(0, 20), body.substr(20)};
+    reply.stall_after_first = std::chrono::milliseconds(30000);
+    return reply;
+  });
+  expect_interrupted(run(), "");
+  const std::string reason = run_json().value("status_reason", "");
+  EXPECT_TRUE(reason.find("stalled") != std::string::npos ||
+              reason.find("deadline") != std::string::npos)
+      << reason;
+}
+
+TEST_F(FaultTest, ABodyThatNeverEndsIsCutAtTheDeadline) {
+  server_->set_handler([](const Received&) {
+    Reply reply{200, ""};
+    reply.chunks = std::vector<std::string>(2000, " ");  // 2000 x 50 ms: far beyond 4 s.
+    reply.chunks.front() = "{\"id\":";
+    reply.delay_between = std::chrono::milliseconds(50);
+    return reply;
+  });
+  const auto start = std::chrono::steady_clock::now();
+  ProcessResult r = run();
+  expect_interrupted(r, "deadline");
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(120));
+}
+
+TEST_F(FaultTest, AHugeAnswerIsRefusedWithoutBeingKept) {
+  const std::string huge = completion(std::string(50 << 20, 'x'));
+  server_->set_handler([&huge](const Received&) { return Reply{200, huge}; });
+  ProcessResult r = run();
+  expect_interrupted(r, "grew beyond");
+  EXPECT_LT(events_text().size(), 1u << 20) << "the events hold no part of the 50 MB answer";
+}
+
+TEST_F(FaultTest, AnAnswerLongerThanMaxTokensIsCutAndSaysSo) {
+  server_->set_handler([](const Received&) {
+    return Reply{200, completion(std::string(2 << 20, 'y'))};
+  });
+  ProcessResult r = run({"--max-tokens", "256"});
+  EXPECT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_EQ(run_json()["status"], "finished");
+  const std::string events = events_text();
+  EXPECT_NE(events.find("cut by kopt"), std::string::npos);
+  EXPECT_LT(events.size(), 6u << 20) << "the recorded answers are cut";
+}
+
+TEST_F(FaultTest, MalformedJsonInterruptsTheRun) {
+  server_->set_handler([](const Received&) { return Reply{200, "{\"choices\": [ {\"mess"}; });
+  ProcessResult r = run();
+  EXPECT_EQ(r.exit_code, 3) << r.output;
+  EXPECT_EQ(run_json()["status"], "interrupted");
+  EXPECT_EQ(last_event()["type"], "model_error");
+  expect_resume_finishes();
+}
+
+TEST_F(FaultTest, ARefusedKeyFailsTheRunAndIsEchoedNowhere) {
+  server_->set_handler([](const Received&) {
+    return error_reply(401, std::string("Incorrect API key provided: ") + kKey);
+  });
+  ProcessResult r = run();
+  EXPECT_EQ(r.exit_code, 1) << r.output;
+  EXPECT_EQ(run_json()["status"], "failed");
+  EXPECT_NE(run_json().value("status_reason", "").find("bad key"), std::string::npos);
+  EXPECT_TRUE(last_event()["permanent"].get<bool>());
+  EXPECT_EQ(r.output.find(kKey), std::string::npos) << r.output;
+  EXPECT_EQ(everything_recorded().find(kKey), std::string::npos);
+  expect_resume_finishes();  // The key was fixed.
+}
+
+TEST_F(FaultTest, AModelQuotingTheKeyIsRecordedWithoutIt) {
+  server_->set_handler([](const Received&) {
+    return Reply{200, completion(std::string("Your key is ") + kKey + ", and Bearer sk-other99")};
+  });
+  ProcessResult r = run();
+  EXPECT_EQ(r.exit_code, 0) << r.output;
+  const std::string all = everything_recorded();
+  EXPECT_EQ(all.find(kKey), std::string::npos);
+  EXPECT_EQ(all.find("sk-other99"), std::string::npos);
+  EXPECT_NE(all.find("Your key is [redacted]"), std::string::npos);
+}
+
+TEST_F(FaultTest, AnExecCommandsStderrIsRedactedEverywhere) {
+  const std::string command =
+      "exec:echo \"auth failed for Bearer sk-exec-secret-777 with $MY_SERVICE_TOKEN\" >&2; exit 4";
+  ProcessResult r =
+      kopt({"run", "licm", "--llm", command, "--iterations", "1", "--timing-budget", "0"},
+           {{"MY_SERVICE_TOKEN", "tok-plain-secret-4242"}});
+  EXPECT_EQ(r.exit_code, 3) << r.output;
+  EXPECT_EQ(run_json()["status"], "interrupted");
+  const std::string all = everything_recorded() + r.output;
+  EXPECT_NE(all.find("auth failed for Bearer [redacted]"), std::string::npos) << r.output;
+  EXPECT_EQ(all.find("sk-exec-secret-777"), std::string::npos);
+  EXPECT_EQ(all.find("tok-plain-secret-4242"), std::string::npos);
+}
+
+TEST_F(FaultTest, TwoResumesOfOneRunNeverWriteAtOnce) {
+  server_->set_handler([](const Received&) { return error_reply(500, "down"); });
+  expect_interrupted(run(), "HTTP 500");
+  // The model is back but slow: the first resume holds the run while it waits.
+  server_->set_handler([](const Received& r) {
+    Reply reply = healthy(r);
+    reply.delay_before = std::chrono::milliseconds(1500);
+    return reply;
+  });
+  ProcessResult first, second;
+  std::thread a([&] { first = kopt({"resume", only_run().string()}); });
+  std::thread b([&] { second = kopt({"resume", only_run().string()}); });
+  a.join();
+  b.join();
+  const bool first_won = first.exit_code == 0;
+  const ProcessResult& loser = first_won ? second : first;
+  EXPECT_EQ((first_won ? first : second).exit_code, 0);
+  EXPECT_NE(loser.exit_code, 0) << loser.output;
+  EXPECT_NE(loser.output.find("is being written by another kopt (held by pid "), std::string::npos)
+      << loser.output;
+  const std::string events = events_text();
+  size_t stops = 0;
+  for (size_t at = events.find("\"type\":\"stop\""); at != std::string::npos;
+       at = events.find("\"type\":\"stop\"", at + 1))
+    ++stops;
+  EXPECT_EQ(stops, 1u);
+  ProcessResult replay = kopt({"replay", only_run().string()});
+  EXPECT_EQ(replay.exit_code, 0) << replay.output;
+}
+
+}  // namespace kopt
