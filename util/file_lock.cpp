@@ -84,9 +84,15 @@ Result<FileLock> FileLock::lock(const fs::path& path, const std::string& note,
 }
 
 std::string FileLock::holder(const fs::path& path) {
-  auto text = read_file(path);
-  const std::string line = text ? trim(*text) : "";
-  return line.empty() ? "another process" : line;
+  // The holder writes its line just after it takes the lock: an empty file is a holder that has
+  // not written yet, so look again for a moment before calling it anonymous.
+  for (int attempt = 0; attempt < 20; ++attempt) {
+    auto text = read_file(path);
+    const std::string line = text ? trim(*text) : "";
+    if (!line.empty()) return line;
+    ::usleep(10000);
+  }
+  return "another process";
 }
 
 }  // namespace kopt

@@ -115,13 +115,14 @@ std::vector<Json> without_retried_calls(const std::vector<Json>& events) {
 }
 
 Result<std::vector<Json>> resume_point(EventLog& log, const std::vector<Json>& recorded) {
-  if (!recorded.empty() && recorded.back().value("type", "") == "model_error")
-    if (auto st = log.append({{"type", "resumed"},
-                              {"retries", recorded.back().value("seq", 0)},
-                              {"time", now_iso8601()}});
-        !st)
-      return st.error();
-  return without_retried_calls(recorded);
+  std::vector<Json> events = recorded;
+  if (!recorded.empty() && recorded.back().value("type", "") == "model_error") {
+    Json resumed = {
+        {"type", "resumed"}, {"retries", recorded.back().value("seq", 0)}, {"time", now_iso8601()}};
+    if (auto st = log.append(resumed); !st) return st.error();
+    events.push_back(std::move(resumed));  // So that the failed call is made again.
+  }
+  return without_retried_calls(events);
 }
 
 namespace {

@@ -5,6 +5,7 @@
 #include "agent/llm/guarded_backend.h"
 #include "agent/llm/http_backend.h"
 #include "tests/llm/contract_scenario.h"
+#include "util/json.h"
 
 namespace kopt::llm::testing {
 namespace {
