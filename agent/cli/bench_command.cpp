@@ -54,11 +54,11 @@ int run_bench(const Args& args) {
   if (!json) {
     if (markdown)
       fmt::print(
-          "| benchmark | original (ms) | human (ms) | speedup | 95% CI | p | verdict "
+          "| benchmark | original (ms) | human (ms) | speedup | CI | p | verdict "
           "|\n|---|---:|---:|---:|---|---:|---|\n");
     else
       fmt::print("{:<20} {:>13} {:>11} {:>9} {:>16} {:>8}  {}\n", "BENCHMARK", "ORIGINAL (ms)",
-                 "HUMAN (ms)", "SPEEDUP", "95% CI", "p", "VERDICT");
+                 "HUMAN (ms)", "SPEEDUP", "CI", "p", "VERDICT");
     std::fflush(stdout);
   }
   Json all = Json::array();

@@ -72,7 +72,7 @@ int run_show(const Args& args) {
   fmt::print("human    {:.4g} ms vs original {:.4g} ms: {}\n\n", v.human.candidate_ms,
              v.human.original_ms, speedup_text(v.human));
   fmt::print("{:<5} {:<6} {:<9} {:<13} {:>9} {:>9} {:>22} {:>9} {:>8} {:>8}\n", "ITER", "CAND",
-             "FROM", "VERDICT", "MS", "BASE MS", "SPEEDUP [95% CI]", "GFLOP/s", "GB/s", "TOKENS");
+             "FROM", "VERDICT", "MS", "BASE MS", "SPEEDUP [CI]", "GFLOP/s", "GB/s", "TOKENS");
   for (const auto& it : v.iterations) {
     bool first = true;
     for (const auto& c : v.candidates) {

@@ -137,7 +137,7 @@ std::unique_ptr<ToolRegistry> make_loop_registry() {
   registry->add(std::make_unique<EvaluateTool>(
       "benchmark",
       "Build, check and time a kernel file against the original (a short timing); returns "
-      "the speedup with its 95% interval.",
+      "the speedup with its interval.",
       EvaluateTool::Depth::time));
   registry->add(make_profile_tool());
   registry->add(make_roofline_tool());

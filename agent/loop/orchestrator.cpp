@@ -19,7 +19,7 @@ bool stop_with(RunOutcome& outcome, const std::string& rule, const std::string& 
 }
 
 // A candidate becomes the best when it is a significant win over the original and its whole
-// 95% interval lies above the best's speedup: noise alone cannot promote a copy of the best.
+// interval lies above the best's speedup: noise alone cannot promote a copy of the best.
 std::string decide(const LoopState& state, Attempt& attempt, const std::string& source) {
   const CandidateVerdict& v = attempt.verdict;
   attempt.accepted = false;

@@ -36,7 +36,7 @@ std::string measurements_text(const LoopState& s) {
     text += fmt::format("The original takes {:.4g} ms per call.\n", s.human.original_ms);
   } else {
     text += fmt::format(
-        "{} takes {:.4g} ms per call: {:.3f}x over the original (95% CI [{:.3f}, {:.3f}]).\n",
+        "{} takes {:.4g} ms per call: {:.3f}x over the original (CI [{:.3f}, {:.3f}]).\n",
         s.best_id, s.best.candidate_ms, s.best.speedup, s.best.ci_low, s.best.ci_high);
     if (s.best.gflops > 0 || s.best.gbytes_per_s > 0)
       text += fmt::format("Achieved {:.3g} GFLOP/s and {:.3g} GB/s.\n", s.best.gflops,

@@ -55,7 +55,7 @@ std::string feedback_text(const CandidateVerdict& v) {
   text += "\n";
   if (v.speedup > 0)
     text += fmt::format(
-        "speedup over the original: {:.3f}x, 95% CI [{:.3f}, {:.3f}], p = {:.2g}; {:.4g} ms vs "
+        "speedup over the original: {:.3f}x, CI [{:.3f}, {:.3f}], p = {:.2g}; {:.4g} ms vs "
         "{:.4g} ms\n",
         v.speedup, v.ci_low, v.ci_high, v.p_value, v.candidate_ms, v.original_ms);
   if (v.gflops > 0 || v.gbytes_per_s > 0)

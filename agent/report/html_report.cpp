@@ -46,7 +46,7 @@ std::string colored_diff(const std::string& diff) {
 }
 
 std::string trajectory(const RunView& v) {
-  svg::Chart c{"Speedup over the original, per candidate (95% intervals)",
+  svg::Chart c{"Speedup over the original, per candidate (intervals at the decision's level)",
                "candidate",
                "speedup",
                false,
@@ -116,7 +116,7 @@ std::string roofline(const RunView& v, const std::optional<Roofs>& roofs) {
 std::string summary_table(const RunView& v) {
   std::string out =
       "<table><tr><th class=l>variant</th><th>ms per call</th><th>original's ms in the same "
-      "evaluation</th><th>speedup over the original [95% "
+      "evaluation</th><th>speedup over the original ["
       "CI]</th><th>GFLOP/s</th><th>GB/s</th></tr>";
   out += fmt::format(
       "<tr><td "

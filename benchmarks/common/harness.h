@@ -292,7 +292,7 @@ inline int thread_count() {
   int count = 0;
   while (dirent* entry = readdir(dir))
     if (entry->d_name[0] != '.') ++count;
-  return count;
+  return count > 0 ? count : -1;  // Never none: the descriptor was closed under us.
 }
 
 inline int64_t now_ns() {

@@ -203,9 +203,13 @@ inline std::vector<sock_filter> build_filter(std::vector<int> writable_fds,
   // New mappings and protections never executable: no code is made at run time.
   p.allow_if_bits_clear(SYS_mmap, 2, PROT_EXEC);
   p.allow_if_bits_clear(SYS_mprotect, 2, PROT_EXEC);
-  // Threads (OpenMP's pool growing), never a new process; clone3 hides its flags in memory,
-  // so it answers ENOSYS and the C library falls back to clone.
+  // Threads only for OpenMP's pool (a driver built with -fopenmp), never a new process; a
+  // sequential benchmark's kernel has no reason to make a thread, which could only work outside
+  // the measured window. clone3 hides its flags in memory, so it answers ENOSYS and the C
+  // library falls back to clone.
+#ifdef _OPENMP
   p.allow_if_bits_set(SYS_clone, 0, CLONE_THREAD | CLONE_VM);
+#endif
   p.push(jump(BPF_JMP | BPF_JEQ | BPF_K, SYS_clone3, 0, 1));
   p.push(stmt(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | 38));  // ENOSYS
   p.load_nr();

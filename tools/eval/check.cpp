@@ -56,7 +56,7 @@ bool call_both(DriverSession& original, DriverSession& candidate, const CheckInp
 }
 
 CheckCase check_size(const Benchmark& bench, CheckSides& sides, const std::vector<uint64_t>& seeds,
-                     long size) {
+                     long size, bool edges_only = false) {
   DriverSession &original = *sides.original, &candidate = *sides.candidate;
   if (!original.setup(size, 1))
     return fail_case(
@@ -69,7 +69,9 @@ CheckCase check_size(const Benchmark& bench, CheckSides& sides, const std::vecto
   c.size = size;
   std::vector<OutputRecord> reference, produced;
   // The edge-case count is the original's: the candidate's process could claim anything.
-  for (const CheckInput& input : check_inputs(seeds, original.edge_cases())) {
+  std::vector<CheckInput> inputs = check_inputs(seeds, original.edge_cases());
+  if (edges_only) std::erase_if(inputs, [](const CheckInput& in) { return in.edge < 0; });
+  for (const CheckInput& input : inputs) {
     BlockTiming ref, cand;
     const double timeout = std::max(10.0, 20 * (c.original_seconds + 0.05));
     if (!call_both(original, candidate, input, timeout, ref, cand)) {
@@ -176,6 +178,21 @@ CheckOutcome check_candidate(const ExecutionContext& ctx, const Benchmark& bench
       return fail_case(size, "thread", fmt::format("size {}: {}", size, threads));
     return c;
   });
+}
+
+void check_edges_at_time_size(const ExecutionContext& ctx, const Benchmark& bench,
+                              CheckSides& sides, CheckOutcome& outcome) {
+  const long size = bench.time_size;
+  CheckCase c = check_size(bench, sides, outcome.seeds, size, true);
+  const std::string threads = thread_violation(sides.candidate_threads,
+                                               allowed_threads(bench, ctx, sides.original_threads));
+  if (c.ok && !threads.empty())
+    c = fail_case(size, "thread", fmt::format("size {}: {}", size, threads));
+  outcome.cases.push_back(c);
+  if (c.ok) return;
+  outcome.ok = false;
+  outcome.category = c.category;
+  outcome.reason = c.reason;
 }
 
 Json to_json(const CheckOutcome& check) {

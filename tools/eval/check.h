@@ -84,4 +84,9 @@ CheckOutcome check_sizes(const std::vector<long>& sizes, const std::vector<uint6
 CheckOutcome check_candidate(const ExecutionContext& ctx, const Benchmark& bench, CheckSides& sides,
                              const std::vector<uint64_t>& seeds, const std::vector<long>& sizes);
 
+/// The driver's edge cases at the time size, where the timing's seeded calls do not reach them
+/// (a kernel could handle them only at the sizes it is checked at); appended to `outcome`.
+void check_edges_at_time_size(const ExecutionContext& ctx, const Benchmark& bench,
+                              CheckSides& sides, CheckOutcome& outcome);
+
 }  // namespace kopt

@@ -16,6 +16,7 @@
 
 #include "sandbox/sandbox.h"
 #include "tools/eval/driver_run.h"
+#include "util/proc_view.h"
 #include "util/strings.h"
 
 namespace kopt {
@@ -123,7 +124,15 @@ bool DriverSession::start(const ExecutionContext& ctx, const Benchmark& bench,
   if (hello.size() < 3 || hello[1] != "kopt-driver/3")
     return fail_with("protocol", "the driver does not speak kopt-driver/3");
   threads_at_start_ = std::atoi(hello[2].c_str());
+  // The driver inside the sandbox, as this side sees it: its threads and CPU time are read
+  // from /proc, where nothing the kernel does can change them.
+  driver_pid_ = find_descendant(pid_, "bench").value_or(-1);
   return true;
+}
+
+std::optional<double> DriverSession::cpu_seconds() const {
+  if (driver_pid_ <= 0) return std::nullopt;
+  return cpu_seconds_of(driver_pid_);
 }
 
 bool DriverSession::setup(long size, int copies) {
@@ -192,9 +201,12 @@ bool DriverSession::await_ready(const std::vector<DriverSession*>& sessions, Clo
 bool DriverSession::go(double timeout_seconds, BlockTiming& timing) {
   std::vector<std::string> words;
   const std::string nonce = std::to_string(nonces_());
+  const std::optional<double> cpu_before = cpu_seconds();  // Read before the clock starts...
   auto start = Clock::now();
   if (!send("go " + nonce) || !expect("done", timeout_seconds, words)) return false;
   timing.kernel_seconds = since(start);
+  if (const auto cpu_after = cpu_seconds(); cpu_before && cpu_after)  // ... and after it stops.
+    timing.window_cpu = *cpu_after - *cpu_before;
   if (words.size() != 2 || words[1] != nonce)
     return fail_with("protocol",
                      "a 'done' reply without this block's nonce: the harness did not "
@@ -218,6 +230,12 @@ bool DriverSession::go(double timeout_seconds, BlockTiming& timing) {
                      "a 'stored' reply without this block's nonce: the harness did "
                      "not write it (a reply forged by the kernel)");
   timing.threads = std::atoi(words[2].c_str());
+  if (timing.threads < 1)
+    return fail_with("thread",
+                     "the harness could not count the process's threads after the calls: its "
+                     "descriptor of /proc/self/task was closed or replaced from inside the kernel");
+  if (driver_pid_ > 0)
+    if (auto seen = thread_count_of(driver_pid_)) timing.threads = std::max(timing.threads, *seen);
   timing.calls = filled_;
   return true;
 }

@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <memory>
+#include <optional>
 #include <random>
 #include <string>
 #include <vector>
@@ -29,6 +30,7 @@ struct BlockTiming {
   double kernel_seconds = 0;  ///< "go" sent to "done": the kernel calls, nothing else.
   double store_seconds = 0;   ///< "done" to "stored": outputs copied into shared memory.
   int threads = 0;            ///< Threads alive after the calls (the harness's count).
+  double window_cpu = -1;     ///< CPU seconds of the process from "go" to "done" (-1: unseen).
 };
 
 /// A failure of the driver process: a category ("crash", "timeout", "oom", "protocol", ...)
@@ -71,6 +73,9 @@ class DriverSession {
   /// Bytes of one problem's outputs in the shared memory.
   size_t stride() const { return stride_; }
   int threads_at_start() const { return threads_at_start_; }
+  /// CPU time the driver process has used so far, all its threads (ended ones included), read
+  /// from /proc by this side; nullopt when the process cannot be seen.
+  std::optional<double> cpu_seconds() const;
   /// How many edge cases the driver generates at the current size (its "layout" reply).
   int edge_cases() const { return edge_cases_; }
   const SessionFailure& failure() const { return failure_; }
@@ -90,7 +95,8 @@ class DriverSession {
   void stop();
 
   std::unique_ptr<TempDir> workspace_;
-  pid_t pid_ = -1;
+  pid_t pid_ = -1;         ///< bubblewrap, our child.
+  pid_t driver_pid_ = -1;  ///< The driver inside it, in our process namespace.
   int command_fd_ = -1;
   int reply_fd_ = -1;
   int shared_fd_ = -1;

@@ -99,7 +99,8 @@ void check_and_time(const ExecutionContext& ctx, const Benchmark& bench, const E
   CheckSides sides{&original, &candidate};
   std::vector<long> sizes = bench.check_sizes;
   // Every timed call is checked, so the time size is a check size either way; without timing
-  // the check calls it once per seed.
+  // the check calls it once per seed. With timing, its edge cases are checked here (the timed
+  // calls only get seeds).
   if (!request.time && std::find(sizes.begin(), sizes.end(), bench.time_size) == sizes.end())
     sizes.push_back(bench.time_size);
   e.check = candidate.failed() ? CheckOutcome{false,
@@ -109,6 +110,9 @@ void check_and_time(const ExecutionContext& ctx, const Benchmark& bench, const E
                                               {},
                                               0}
                                : check_candidate(ctx, bench, sides, e.check_seeds, sizes);
+  const bool time_size_checked =
+      std::find(sizes.begin(), sizes.end(), bench.time_size) != sizes.end();
+  if (e.check->ok && !time_size_checked) check_edges_at_time_size(ctx, bench, sides, *e.check);
   if (!e.check->ok) return judge_check(e);
   if (!request.time)
     return set_verdict(e, verdict::kCorrect, "",

@@ -141,6 +141,8 @@ void summarize(TimingOutcome& out, const FileTimingOptions& options, uint64_t se
   out.baseline_spread = spread(out.baseline);
   out.candidate_spread = spread(out.candidate);
   out.interval = bootstrap_speedup(out.baseline, out.candidate, options.confidence, 2000, seed);
+  out.ci_level = options.confidence;
+  out.test = "Mann-Whitney U on pooled calls, two-level bootstrap interval";
   out.p_value = mann_whitney_p(pooled(out.baseline), pooled(out.candidate));
   out.significant = out.p_value < options.alpha && (out.interval.low > 1 || out.interval.high < 1);
 }
@@ -163,7 +165,6 @@ TimingOutcome time_with_files(const ExecutionContext& ctx, const Benchmark& benc
   FileTimingOptions options;
   options.budget_seconds = budget_seconds;
   TimingOutcome out;
-  out.test = "Mann-Whitney U on pooled calls";
   out.ok = true;
   TimingSession session(ctx, bench, reference, seed, options, allowed_threads, out);
   Runs calibration_b, calibration_c;

@@ -166,6 +166,32 @@ bool untimed_work_ok(const std::vector<Pair>& pairs, const TimingOptions& option
                   out.candidate_untimed * 1e3, out.baseline_untimed * 1e3, base_call * 1e3));
 }
 
+// CPU time the candidate's process used outside its timed calls, against the baseline's: the
+// harness does the same work on the same inputs in both (filling, poisoning, copying), so a
+// surplus is work of the candidate's own outside the window — a thread (its own, or one posing
+// as OpenMP's pool) that computes while the clock runs on the baseline, or between blocks. kopt
+// reads both processes' CPU time from /proc before each "go" and after each "done".
+bool cpu_outside_ok(const std::vector<Pair>& pairs, double candidate_cpu, double baseline_cpu,
+                    const TimingOptions& options, TimingOutcome& out, PairRunner& runner) {
+  double candidate_window = 0, baseline_window = 0;
+  for (const auto& p : pairs) {
+    if (p.candidate.window_cpu < 0 || p.baseline.window_cpu < 0) return true;  // Unseen.
+    candidate_window += p.candidate.window_cpu;
+    baseline_window += p.baseline.window_cpu;
+  }
+  out.baseline_cpu_outside = baseline_cpu - baseline_window;
+  out.candidate_cpu_outside = candidate_cpu - candidate_window;
+  const double limit =
+      out.baseline_cpu_outside * (1 + options.cpu_tolerance) + options.cpu_floor_seconds;
+  if (out.candidate_cpu_outside <= limit) return true;
+  return runner.stop(
+      "deferred",
+      fmt::format("outside its timed calls the candidate's process used {:.3g} s of CPU over the "
+                  "timed pairs where the baseline's used {:.3g} s for the same harness work: "
+                  "work done outside the measured window, on a thread of its own",
+                  out.candidate_cpu_outside, out.baseline_cpu_outside));
+}
+
 // Calls per block: the slower side's block lasts about block_seconds, within the copy limits.
 int calls_per_block(const Pair& calibration, const TimingOptions& options, size_t stride) {
   const double slower =
@@ -193,6 +219,7 @@ TimingOutcome time_candidate(const Benchmark& bench, CheckSides& sides, uint64_t
   TimingOutcome out;
   out.ok = true;
   out.alpha_per_look = options.plan.alpha_per_look();
+  out.ci_level = 1 - out.alpha_per_look;
   PairRunner runner(bench, sides, allowed_threads, out);
   FreshSeeds seeds(seed, used);
   auto finish = [&] {
@@ -215,6 +242,8 @@ TimingOutcome time_candidate(const Benchmark& bench, CheckSides& sides, uint64_t
   }
   out.baseline_reps = out.candidate_reps = calls;
   std::vector<Pair> pairs;
+  const auto cpu_before =
+      std::make_pair(sides.original->cpu_seconds(), sides.candidate->cpu_seconds());
   const auto timed_start = Clock::now();
   while (true) {
     if (!runner.run(seeds.next(calls), pairs.size() % 2 == 1, pair)) return finish();
@@ -234,6 +263,14 @@ TimingOutcome time_candidate(const Benchmark& bench, CheckSides& sides, uint64_t
     summarize(out, look);
     const bool tight = (look.high - look.low) / 2 <= options.target_half_width * look.speedup;
     if (look.significant || tight || spent || out.rounds >= options.plan.max_pairs()) break;
+  }
+  const auto base_cpu = sides.original->cpu_seconds();
+  const auto cand_cpu = sides.candidate->cpu_seconds();
+  if (cpu_before.first && cpu_before.second && base_cpu && cand_cpu) {
+    out.baseline_cpu = *base_cpu - *cpu_before.first;
+    out.candidate_cpu = *cand_cpu - *cpu_before.second;
+    if (!cpu_outside_ok(pairs, out.candidate_cpu, out.baseline_cpu, options, out, runner))
+      return finish();
   }
   untimed_work_ok(pairs, options, out, runner);
   return finish();
@@ -255,7 +292,8 @@ Json to_json(const TimingOutcome& t) {
       {"ci_high", t.interval.high},
       {"p_value", t.p_value},
       {"significant", t.significant},
-      {"test", "wilcoxon signed-rank on pair log-ratios"},
+      {"ci_level", t.ci_level},
+      {"test", t.test},
       {"rounds", t.rounds},
       {"looks", t.looks},
       {"alpha_per_look", t.alpha_per_look},
@@ -267,6 +305,9 @@ Json to_json(const TimingOutcome& t) {
       {"untimed_seconds", t.untimed_seconds},
       {"untimed_per_call", {{"baseline", t.baseline_untimed}, {"candidate", t.candidate_untimed}}},
       {"store_per_call", {{"baseline", t.baseline_store}, {"candidate", t.candidate_store}}},
+      {"cpu_seconds", {{"baseline", t.baseline_cpu}, {"candidate", t.candidate_cpu}}},
+      {"cpu_outside_calls",
+       {{"baseline", t.baseline_cpu_outside}, {"candidate", t.candidate_cpu_outside}}},
       {"seconds", t.seconds},
       {"log_ratios", t.log_ratios},
       {"samples", {{"baseline", t.baseline}, {"candidate", t.candidate}}}};

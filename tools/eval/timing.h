@@ -35,6 +35,11 @@ struct TimingOptions {
   /// fraction of the candidate's own call time, plus store_floor_seconds of scheduling noise.
   double store_tolerance = 0.2;
   double store_floor_seconds = 20e-6;
+  /// Work on other threads outside the window: over the timed pairs, the candidate's process
+  /// may use at most this fraction more CPU time outside its timed calls than the baseline's
+  /// (the same harness work), plus the floor (clock ticks, an OpenMP pool's spinning).
+  double cpu_tolerance = 0.2;
+  double cpu_floor_seconds = 0.05;
 };
 
 /// The result of the timing stage.
@@ -48,7 +53,8 @@ struct TimingOutcome {
   std::vector<double> log_ratios;  ///< log(baseline block / candidate block), per pair.
   Spread baseline_spread;
   Spread candidate_spread;
-  SpeedupInterval interval;  ///< At the last look's level (1 - alpha per look).
+  SpeedupInterval interval;  ///< At ci_level.
+  double ci_level = 0;       ///< The sessions: 1 - alpha per look; the file protocol: 0.95.
   double p_value = 1;
   std::string test = "Wilcoxon signed-rank on pair log-ratios";  ///< Where p_value comes from.
   bool significant = false;  ///< p < alpha per look and the interval excludes 1.
@@ -57,13 +63,17 @@ struct TimingOutcome {
   double alpha_per_look = 0;
   int baseline_reps = 0;  ///< Calls per block (both sides).
   int candidate_reps = 0;
-  int warmup = 0;                ///< Warm-up pairs (checked, not counted).
-  int captures_checked = 0;      ///< Timed calls whose outputs were compared: all of them.
-  double timed_seconds = 0;      ///< The kernel blocks of both sides, by kopt's clock.
-  double untimed_seconds = 0;    ///< Filling and storing of both sides (parallel fills once).
-  double baseline_untimed = 0;   ///< Median per call.
-  double candidate_untimed = 0;  ///< Median per call.
-  double baseline_store = 0;     ///< Median per call of the store phase ("done" to "stored").
+  int warmup = 0;                    ///< Warm-up pairs (checked, not counted).
+  int captures_checked = 0;          ///< Timed calls whose outputs were compared: all of them.
+  double timed_seconds = 0;          ///< The kernel blocks of both sides, by kopt's clock.
+  double untimed_seconds = 0;        ///< Filling and storing of both sides (parallel fills once).
+  double baseline_untimed = 0;       ///< Median per call.
+  double candidate_untimed = 0;      ///< Median per call.
+  double baseline_cpu = -1;          ///< CPU seconds of each process over the timed pairs, read
+  double candidate_cpu = -1;         ///< from /proc by kopt (-1: not seen).
+  double baseline_cpu_outside = -1;  ///< The same less the CPU time of the timed calls.
+  double candidate_cpu_outside = -1;
+  double baseline_store = 0;  ///< Median per call of the store phase ("done" to "stored").
   double candidate_store = 0;
   double seconds = 0;
 };

@@ -11,6 +11,8 @@ class SmallSolves : public kopt_bench::Problem {
     output("x", x_);
   }
   void fill(kopt_bench::Rng& rng) override {
+    order_ = kOrder;
+    count_ = n_;
     rng.fill(a_, -1.0, 1.0);
     for (long s = 0; s < n_; ++s)
       for (int r = 0; r < kOrder; ++r) a_[(s * kOrder + r) * kOrder + r] += 1.0;
@@ -19,9 +21,17 @@ class SmallSolves : public kopt_bench::Problem {
   // 0: zero diagonals: each system is a row rotation of a diagonally dominant matrix, with
   // the entries landing on the diagonal set to 0 (solvable only with pivoting).
   // 1: systems scaled by 1e-100 .. 1e100 (the solution does not change).
-  int edge_cases() const override { return 2; }
+  // 2, 3: other orders in the same storage: 2n systems of order 2, 4n of order 1.
+  int edge_cases() const override { return 4; }
   void fill_edge(kopt_bench::Rng& rng, int k) override {
     fill(rng);
+    if (k >= 2) {
+      order_ = k == 2 ? 2 : 1;
+      count_ = n_ * kOrder / order_;
+      for (long s = 0; s < count_; ++s)
+        for (int r = 0; r < order_; ++r) a_[(s * order_ + r) * order_ + r] += 2.0 * order_;
+      return;
+    }
     for (long s = 0; s < n_; ++s) {
       double* a = a_.data() + s * kOrder * kOrder;
       if (k == 0) {
@@ -35,10 +45,11 @@ class SmallSolves : public kopt_bench::Problem {
       }
     }
   }
-  void call() override { solve_small_systems(a_.data(), b_.data(), n_, kOrder, x_.data()); }
+  void call() override { solve_small_systems(a_.data(), b_.data(), count_, order_, x_.data()); }
 
  private:
-  long n_;
+  long n_, count_ = 0;
+  int order_ = kOrder;
   std::vector<double> a_, b_, x_;
 };
 

@@ -7,21 +7,27 @@
 class Softmax : public kopt_bench::Problem {
  public:
   explicit Softmax(long n) : n_(n), x_(n * n), y_(n * n) { output("y", y_); }
-  void fill(kopt_bench::Rng& rng) override { rng.fill(x_, -20.0, 20.0); }
-  // Logits in the hundreds (exp overflows or underflows without the max subtracted) and rows
-  // of equal values.
-  int edge_cases() const override { return 3; }
+  void fill(kopt_bench::Rng& rng) override {
+    rows_ = cols_ = n_;
+    rng.fill(x_, -20.0, 20.0);
+  }
+  // Logits in the hundreds (exp overflows or underflows without the max subtracted), rows of
+  // equal values, and other shapes of the same element count (one long row; rows of one).
+  int edge_cases() const override { return 5; }
   void fill_edge(kopt_bench::Rng& rng, int k) override {
+    fill(rng);
     if (k == 0) rng.fill(x_, 710.0, 900.0);
     if (k == 1) rng.fill(x_, -900.0, -750.0);
     if (k == 2)
       for (long i = 0; i < n_; ++i)
         std::fill(x_.begin() + i * n_, x_.begin() + (i + 1) * n_, rng.uniform(-300, 300));
+    if (k == 3) rows_ = 1, cols_ = n_ * n_;
+    if (k == 4) rows_ = n_ * n_, cols_ = 1;
   }
-  void call() override { softmax_rows(x_.data(), y_.data(), n_, n_); }
+  void call() override { softmax_rows(x_.data(), y_.data(), rows_, cols_); }
 
  private:
-  long n_;
+  long n_, rows_ = 0, cols_ = 0;
   std::vector<double> x_, y_;
 };
 

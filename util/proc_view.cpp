@@ -1,0 +1,69 @@
+#include "util/proc_view.h"
+
+#include <unistd.h>
+
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+#include <vector>
+
+namespace kopt {
+
+namespace {
+
+std::string read_proc(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+std::vector<pid_t> children_of(pid_t pid) {
+  std::vector<pid_t> children;
+  std::istringstream in(
+      read_proc("/proc/" + std::to_string(pid) + "/task/" + std::to_string(pid) + "/children"));
+  for (pid_t child; in >> child;) children.push_back(child);
+  return children;
+}
+
+std::string comm_of(pid_t pid) {
+  std::string comm = read_proc("/proc/" + std::to_string(pid) + "/comm");
+  while (!comm.empty() && comm.back() == '\n') comm.pop_back();
+  return comm;
+}
+
+}  // namespace
+
+std::optional<pid_t> find_descendant(pid_t ancestor, const std::string& comm) {
+  std::vector<pid_t> pending = children_of(ancestor);
+  for (size_t i = 0; i < pending.size() && i < 64; ++i) {
+    if (comm_of(pending[i]) == comm) return pending[i];
+    for (pid_t child : children_of(pending[i])) pending.push_back(child);
+  }
+  return std::nullopt;
+}
+
+std::optional<int> thread_count_of(pid_t pid) {
+  const std::string status = read_proc("/proc/" + std::to_string(pid) + "/status");
+  const size_t at = status.find("\nThreads:");
+  if (at == std::string::npos) return std::nullopt;
+  return std::atoi(status.c_str() + at + 9);
+}
+
+std::optional<double> cpu_seconds_of(pid_t pid) {
+  const std::string stat = read_proc("/proc/" + std::to_string(pid) + "/stat");
+  // The command name, in parentheses, may hold spaces: the fields start after the last ')'.
+  const size_t close = stat.rfind(')');
+  if (close == std::string::npos) return std::nullopt;
+  std::istringstream in(stat.substr(close + 2));
+  std::string field;
+  unsigned long long utime = 0, stime = 0;
+  for (int number = 3; number <= 15 && in >> field; ++number) {
+    if (number == 14) utime = std::strtoull(field.c_str(), nullptr, 10);
+    if (number == 15) stime = std::strtoull(field.c_str(), nullptr, 10);
+  }
+  if (!in) return std::nullopt;
+  return static_cast<double>(utime + stime) / static_cast<double>(sysconf(_SC_CLK_TCK));
+}
+
+}  // namespace kopt

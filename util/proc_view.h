@@ -1,0 +1,24 @@
+// What the kernel (the operating system's) says about a process, read from /proc by another
+// process: the judging side's view of a sandboxed driver, which nothing inside the driver can
+// forge.
+#pragma once
+
+#include <sys/types.h>
+
+#include <optional>
+#include <string>
+
+namespace kopt {
+
+/// The first descendant of `ancestor` (itself excluded) whose command name is `comm`, found
+/// through /proc/PID/task/PID/children; nullopt when there is none (yet).
+std::optional<pid_t> find_descendant(pid_t ancestor, const std::string& comm);
+
+/// Threads alive in process `pid` ("Threads:" of /proc/PID/status), or nullopt.
+std::optional<int> thread_count_of(pid_t pid);
+
+/// CPU time (user + system) process `pid` has used, every thread's, those that ended included
+/// (/proc/PID/stat), in seconds at the clock tick's resolution; nullopt when unreadable.
+std::optional<double> cpu_seconds_of(pid_t pid);
+
+}  // namespace kopt
