@@ -4,6 +4,8 @@
 // screen; a resume finishes the run once the model is back, and the record then replays.
 #include <gtest/gtest.h>
 
+#include <atomic>
+
 #include <nlohmann/json.hpp>
 
 #include <chrono>
@@ -240,6 +242,29 @@ TEST_F(FaultTest, AnExecCommandsStderrIsRedactedEverywhere) {
   EXPECT_NE(all.find("auth failed for Bearer [redacted]"), std::string::npos) << r.output;
   EXPECT_EQ(all.find("sk-exec-secret-777"), std::string::npos);
   EXPECT_EQ(all.find("tok-plain-secret-4242"), std::string::npos);
+}
+
+TEST_F(FaultTest, ACampaignGoesOnAfterARunWhoseModelFailedAndReportsIt) {
+  TempDir suite("kopt-fault-suite-");
+  for (const char* name : {"licm", "scan"})
+    fs::copy(test::source_root() / "benchmarks/cpu" / name, suite.path() / name,
+             fs::copy_options::recursive);
+  std::atomic<int> calls{0};
+  server_->set_handler([&calls](const Received& r) {  // The first call is refused for good.
+    return ++calls == 1 ? error_reply(401, "invalid api key") : healthy(r);
+  });
+  ProcessResult r = kopt({"campaign", suite.path().string(), "--llm", "openai:scripted",
+                          "--iterations", "1", "--timing-budget", "0"});
+  EXPECT_NE(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("failed"), std::string::npos) << r.output;
+  size_t finished = 0, runs = 0;
+  for (const auto& entry : fs::directory_iterator(runs_->path())) {
+    if (!fs::exists(entry.path() / "run.json")) continue;
+    ++runs;
+    finished += read_json_file(entry.path() / "run.json").value()["status"] == "finished";
+  }
+  EXPECT_EQ(runs, 2u) << "the campaign stopped at the failed run";
+  EXPECT_EQ(finished, 1u) << r.output;
 }
 
 TEST_F(FaultTest, TwoResumesOfOneRunNeverWriteAtOnce) {

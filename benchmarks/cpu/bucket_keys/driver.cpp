@@ -17,11 +17,20 @@ class BucketKeys : public kopt_bench::Problem {
     for (double& key : keys_) key = static_cast<double>(rng.integer(-64000, 63999)) / 64.0;
     for (double& s : splitters_) s = keys_[rng.integer(0, n_ - 1)];
     std::sort(splitters_.begin(), splitters_.end());
+    nsplit_ = kSplitters;
   }
   // 0: keys anywhere (off the 1/64 grid, beyond +-1000, up to +-1e12), splitters among them;
-  // 1: every key and every splitter equal; 2: few distinct keys, many duplicate splitters.
-  int edge_cases() const override { return 3; }
+  // 1: every key and every splitter equal; 2: few distinct keys, many duplicate splitters;
+  // 3: 7 splitters (the rest of counts is left alone).
+  int edge_cases() const override { return 4; }
   void fill_edge(kopt_bench::Rng& rng, int k) override {
+    nsplit_ = kSplitters;
+    if (k == 3) {
+      fill(rng);
+      nsplit_ = 7;
+      std::sort(splitters_.begin(), splitters_.begin() + nsplit_);
+      return;
+    }
     for (double& key : keys_) {
       if (k == 0) key = rng.uniform(-1000, 1000) * (rng.next() % 8 ? 1.0 : 1e9);
       if (k == 1) key = 2.5;
@@ -31,7 +40,7 @@ class BucketKeys : public kopt_bench::Problem {
     std::sort(splitters_.begin(), splitters_.end());
   }
   void call() override {
-    classify_keys(keys_.data(), n_, splitters_.data(), kSplitters, bucket_.data(), counts_.data());
+    classify_keys(keys_.data(), n_, splitters_.data(), nsplit_, bucket_.data(), counts_.data());
   }
 
  private:
@@ -39,6 +48,7 @@ class BucketKeys : public kopt_bench::Problem {
   std::vector<double> keys_, splitters_;
   std::vector<int32_t> bucket_;
   std::vector<int64_t> counts_;
+  int nsplit_ = kSplitters;
 };
 
 int main(int argc, char** argv) {

@@ -8,12 +8,19 @@ class CosineSimilarity : public kopt_bench::Problem {
  public:
   static constexpr int kDim = 100;
   explicit CosineSimilarity(long n) : n_(n), emb_(n * kDim), sim_(n * n) { output("sim", sim_); }
-  void fill(kopt_bench::Rng& rng) override { rng.fill(emb_, -1.0, 1.0); }
+  void fill(kopt_bench::Rng& rng) override {
+    d_ = kDim;
+    rng.fill(emb_, -1.0, 1.0);
+  }
   // 0: rows scaled by 1e-100 .. 1e100; 1: duplicate and negated rows (similarity exactly
-  // +-1); 2: rows with a single nonzero entry (many similarities exactly 0).
-  int edge_cases() const override { return 3; }
+  // +-1); 2: rows with a single nonzero entry (many similarities exactly 0); 3: dimension 3.
+  int edge_cases() const override { return 4; }
   void fill_edge(kopt_bench::Rng& rng, int k) override {
     fill(rng);
+    if (k == 3) {
+      d_ = 3;
+      return;
+    }
     for (long i = 0; i < n_; ++i) {
       double* row = emb_.data() + i * kDim;
       if (k == 0) {
@@ -29,11 +36,12 @@ class CosineSimilarity : public kopt_bench::Problem {
       }
     }
   }
-  void call() override { cosine_similarity(emb_.data(), n_, kDim, sim_.data()); }
+  void call() override { cosine_similarity(emb_.data(), n_, d_, sim_.data()); }
 
  private:
   long n_;
   std::vector<double> emb_, sim_;
+  int d_ = kDim;
 };
 
 int main(int argc, char** argv) {

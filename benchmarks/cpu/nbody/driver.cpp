@@ -12,10 +12,11 @@ class Nbody : public kopt_bench::Problem {
       for (int d = 0; d < 3; ++d) body_[4 * i + d] = rng.uniform(0.0, 1.0);
       body_[4 * i + 3] = rng.uniform(0.5, 1.5) / static_cast<double>(n_);
     }
+    eps_ = 0.01;
   }
   // 0: every body at one point (all accelerations 0); 1: positions spread over [-1000, 1000)
-  // with some massless bodies; 2: pairs of bodies at the same point.
-  int edge_cases() const override { return 3; }
+  // with some massless bodies; 2: pairs of bodies at the same point; 3: softening 0.3.
+  int edge_cases() const override { return 4; }
   void fill_edge(kopt_bench::Rng& rng, int k) override {
     fill(rng);
     const double point = rng.uniform(-1, 1);
@@ -26,12 +27,14 @@ class Nbody : public kopt_bench::Problem {
         if (k == 1) v = d < 3 ? rng.uniform(-1000, 1000) : (i % 3 ? v : 0.0);
         if (k == 2 && d < 3 && i % 2) v = body_[4 * (i - 1) + d];
       }
+    if (k == 3) eps_ = 0.3;
   }
-  void call() override { nbody_accel(body_.data(), acc_.data(), n_, 0.01); }
+  void call() override { nbody_accel(body_.data(), acc_.data(), n_, eps_); }
 
  private:
   long n_;
   std::vector<double> body_, acc_;
+  double eps_ = 0.01;
 };
 
 int main(int argc, char** argv) {
