@@ -27,7 +27,7 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-// Fixed file descriptors of the protocol (harness.h, namespace session).
+// Fixed file descriptors of the protocol (benchmarks/common/session.h).
 constexpr int kCommandFd = 0, kReplyFd = 3, kSharedFd = 4;
 constexpr size_t kArrayAlign = 64;
 

@@ -1,4 +1,4 @@
-// The trusted side of the judging session (benchmarks/common/harness.h, namespace session):
+// The trusted side of the judging session (benchmarks/common/session.h):
 // one long-lived, sandboxed driver process per side, driven over pipes. kopt chooses every
 // input seed, times each block of kernel calls from its own side of the pipe, and reads the
 // outputs from shared memory it owns. Nothing the driver process writes is trusted beyond the
