@@ -96,6 +96,19 @@ CheckCase check_size(const Benchmark& bench, CheckSides& sides, const std::vecto
 
 }  // namespace
 
+namespace {
+
+// A passed case fails after all when the candidate left more threads alive than allowed.
+CheckCase with_thread_check(const ExecutionContext& ctx, const Benchmark& bench,
+                            const CheckSides& sides, CheckCase c) {
+  const std::string threads = thread_violation(sides.candidate_threads,
+                                               allowed_threads(bench, ctx, sides.original_threads));
+  if (!c.ok || threads.empty()) return c;
+  return fail_case(c.size, "thread", fmt::format("size {}: {}", c.size, threads));
+}
+
+}  // namespace
+
 CheckCase fail_case(long size, std::string category, std::string reason) {
   CheckCase c;
   c.size = size;
@@ -171,23 +184,15 @@ std::string thread_violation(int candidate_max, int allowed) {
 CheckOutcome check_candidate(const ExecutionContext& ctx, const Benchmark& bench, CheckSides& sides,
                              const std::vector<uint64_t>& seeds, const std::vector<long>& sizes) {
   return check_sizes(sizes, seeds, [&](long size) {
-    CheckCase c = check_size(bench, sides, seeds, size);
-    const std::string threads = thread_violation(
-        sides.candidate_threads, allowed_threads(bench, ctx, sides.original_threads));
-    if (c.ok && !threads.empty())
-      return fail_case(size, "thread", fmt::format("size {}: {}", size, threads));
-    return c;
+    return with_thread_check(ctx, bench, sides, check_size(bench, sides, seeds, size));
   });
 }
 
 void check_edges_at_time_size(const ExecutionContext& ctx, const Benchmark& bench,
                               CheckSides& sides, CheckOutcome& outcome) {
   const long size = bench.time_size;
-  CheckCase c = check_size(bench, sides, outcome.seeds, size, true);
-  const std::string threads = thread_violation(sides.candidate_threads,
-                                               allowed_threads(bench, ctx, sides.original_threads));
-  if (c.ok && !threads.empty())
-    c = fail_case(size, "thread", fmt::format("size {}: {}", size, threads));
+  const CheckCase c =
+      with_thread_check(ctx, bench, sides, check_size(bench, sides, outcome.seeds, size, true));
   outcome.cases.push_back(c);
   if (c.ok) return;
   outcome.ok = false;
