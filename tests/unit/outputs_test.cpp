@@ -37,6 +37,25 @@ TEST(OutputsTest, WithinToleranceIsEqual) {
   EXPECT_TRUE(c.ok);
 }
 
+TEST(OutputsTest, MatchingOutputsReportTheirLargestErrors) {
+  // The fast path (every element within the tolerance) still reports the largest errors.
+  Comparison c =
+      compare(doubles({1.0 + 2e-13, 1e-15, -4.0}), doubles({1.0, 0.0, -4.0}), 1e-12, 1e-14);
+  EXPECT_TRUE(c.ok);
+  EXPECT_NEAR(c.max_abs_error, 2e-13, 1e-15);
+  EXPECT_NEAR(c.max_rel_error, 2e-13, 1e-15);
+  EXPECT_EQ(c.mismatches, 0u);
+}
+
+TEST(OutputsTest, OneBadElementAmongManyIsFoundAndCounted) {
+  std::vector<double> want(100000, 1.0), got = want;
+  got[77777] = 1.5;
+  Comparison c = compare(doubles(got), doubles(want), 1e-12, 0);
+  EXPECT_FALSE(c.ok);
+  EXPECT_EQ(c.mismatches, 1u);
+  EXPECT_NE(c.reason.find("index 77777"), std::string::npos) << c.reason;
+}
+
 TEST(OutputsTest, SmallRelativeErrorIsReportedAsPrecision) {
   Comparison c = compare(doubles({1.0000001, 2.0}), doubles({1.0, 2.0}), 1e-12, 0);
   EXPECT_FALSE(c.ok);

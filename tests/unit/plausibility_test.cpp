@@ -63,6 +63,21 @@ TEST(PlausibilityTest, CacheResidentFootprintIsNotHeldToDramBandwidth) {
   EXPECT_EQ(p.limit, "");
 }
 
+TEST(PlausibilityTest, OnlyThePartOfTheFootprintNoCacheHoldsIsChargedToMemory) {
+  // 64 MiB streamed once with a 32 MiB cache: the inputs were just filled, so half of them may
+  // be cached when the call starts; 32 MiB must come over a 10 GB/s bus: 3.36 ms at least.
+  const double mib = 1 << 20;
+  const Plausibility warm = judge_plausibility(0, 64 * mib, 64 * mib, 3.0e-3, roof(228, 10, 32));
+  EXPECT_TRUE(warm.judged);
+  EXPECT_NEAR(warm.bound_seconds, 32 * mib / 10e9, 1e-12);
+  EXPECT_TRUE(warm.ok) << warm.reason;  // 1.12x past the bound: within the margin.
+  // Two passes counted by the manifest, fused by a faster version: charged once.
+  const Plausibility fused = judge_plausibility(0, 128 * mib, 64 * mib, 3.0e-3, roof(228, 10, 32));
+  EXPECT_NEAR(fused.bound_seconds, warm.bound_seconds, 1e-12);
+  const Plausibility cheat = judge_plausibility(0, 64 * mib, 64 * mib, 1.0e-3, roof(228, 10, 32));
+  EXPECT_FALSE(cheat.ok) << cheat.reason;
+}
+
 TEST(PlausibilityTest, UntrustedRoofGivesNoVerdict) {
   Roof r = roof(1, 1, 0);
   r.trusted = false;
@@ -92,6 +107,15 @@ TEST(MachineTrustTest, AllCoresSlowerThanOneCoreIsImplausible) {
   const MachineModel odd = model(100, 50, 0, 2);
   EXPECT_FALSE(odd.trusted());
   EXPECT_NE(odd.caveat().find("implausible"), std::string::npos) << odd.caveat();
+}
+
+TEST(MachineTrustTest, AModelThatDoesNotSayItsLoadIsNotTrusted) {
+  Json doc = to_json(model(50, 100, 0.1, 2));
+  doc.erase("load_average");
+  auto back = machine_from_json(doc);
+  ASSERT_TRUE(back.ok()) << back.error().message;
+  EXPECT_FALSE(back->trusted());
+  EXPECT_NE(back->caveat().find("does not say"), std::string::npos) << back->caveat();
 }
 
 TEST(MachineTrustTest, LoadAverageSurvivesTheDocument) {

@@ -14,11 +14,36 @@ namespace {
 
 constexpr uint64_t kCacheEvidenceElements = 16;
 
-uint64_t element_count(const OutputRecord& record) {
+uint64_t element_count(const RecordView& record) {
   uint64_t count = 0;
   for (const auto& array : record.arrays) count += array.count;
   return count;
 }
+
+// A copy of one call's outputs, kept past the next call for the cache diagnosis; its buffers
+// are reused from call to call (a copy of tens of megabytes would otherwise fault in every page).
+class KeptOutputs {
+ public:
+  void keep(const CallOutputs& call) {
+    copy(call.candidate, candidate_);
+    copy(call.reference, reference_);
+  }
+  CallOutputs view() const { return {view_of(candidate_), view_of(reference_)}; }
+
+ private:
+  static void copy(const RecordView& from, OutputRecord& to) {
+    to.label = from.label;
+    to.arrays.resize(from.arrays.size());
+    for (size_t k = 0; k < from.arrays.size(); ++k) {
+      const ArrayView& a = from.arrays[k];
+      to.arrays[k].name.assign(a.name);
+      to.arrays[k].dtype = a.dtype;
+      to.arrays[k].count = a.count;
+      to.arrays[k].bytes.assign(a.data, a.data + byte_size(a));
+    }
+  }
+  OutputRecord candidate_, reference_;
+};
 
 // Failures of the outputs themselves; after one of these, larger sizes are still checked so
 // that the most telling diagnosis (a cache) can be found.
@@ -58,20 +83,22 @@ bool call_both(DriverSession& original, DriverSession& candidate, const CheckInp
 CheckCase check_size(const Benchmark& bench, CheckSides& sides, const std::vector<uint64_t>& seeds,
                      long size, bool edges_only = false) {
   DriverSession &original = *sides.original, &candidate = *sides.candidate;
-  if (!original.setup(size, 1))
+  DriverSession::setup_all({&original, &candidate}, size, 1);
+  if (original.failed())
     return fail_case(
         size, original.failure().category == "no-gpu" ? "no-gpu" : "error",
         fmt::format("the original itself fails at size {}: {}", size, original.failure().reason));
-  if (!candidate.setup(size, 1))
+  if (candidate.failed())
     return fail_case(size, candidate.failure().category,
                      fmt::format("size {}: {}", size, candidate.failure().reason));
   CheckCase c;
   c.size = size;
-  std::vector<OutputRecord> reference, produced;
+  KeptOutputs previous;
   // The edge-case count is the original's: the candidate's process could claim anything.
   std::vector<CheckInput> inputs = check_inputs(seeds, original.edge_cases());
   if (edges_only) std::erase_if(inputs, [](const CheckInput& in) { return in.edge < 0; });
-  for (const CheckInput& input : inputs) {
+  for (size_t k = 0; k < inputs.size(); ++k) {
+    const CheckInput& input = inputs[k];
     BlockTiming ref, cand;
     const double timeout = std::max(10.0, 20 * (c.original_seconds + 0.05));
     if (!call_both(original, candidate, input, timeout, ref, cand)) {
@@ -86,9 +113,10 @@ CheckCase check_size(const Benchmark& bench, CheckSides& sides, const std::vecto
     c.candidate_seconds += cand.kernel_seconds;
     sides.original_threads = std::max(sides.original_threads, ref.threads);
     sides.candidate_threads = std::max(sides.candidate_threads, cand.threads);
-    reference.push_back(original.output(0, input.label));
-    produced.push_back(candidate.output(0, input.label));
-    if (!compare_call(bench, produced, reference, produced.size() - 1, c)) return c;
+    const CallOutputs call{candidate.view(0, input.label), original.view(0, input.label)};
+    const CallOutputs before = previous.view();
+    if (!compare_call(bench, call, k, k > 0 ? &before : nullptr, c)) return c;
+    if (k + 1 < inputs.size()) previous.keep(call);
   }
   c.ok = true;
   return c;
@@ -122,24 +150,25 @@ std::string record_name(uint64_t label) {
   return fmt::format("seed {}", label);
 }
 
-bool compare_call(const Benchmark& bench, const std::vector<OutputRecord>& candidate,
-                  const std::vector<OutputRecord>& reference, size_t k, CheckCase& c) {
-  Comparison cmp = compare(candidate[k], reference[k], bench.rtol, bench.atol);
+bool compare_call(const Benchmark& bench, const CallOutputs& call, size_t k,
+                  const CallOutputs* previous, CheckCase& c) {
+  const RecordView &candidate = call.candidate, &reference = call.reference;
+  Comparison cmp = compare(candidate, reference, bench.rtol, bench.atol);
   c.max_abs_error = std::max(c.max_abs_error, cmp.max_abs_error);
   c.max_rel_error = std::max(c.max_rel_error, cmp.max_rel_error);
   if (cmp.ok) return true;
   // A cached result is the previous call's (correct) output; on tiny outputs that can be a
   // coincidence, so the diagnosis needs enough elements to be sure.
-  if (k > 0 && element_count(reference[k]) >= kCacheEvidenceElements &&
-      identical(candidate[k], candidate[k - 1]) && !identical(reference[k], reference[k - 1])) {
+  if (previous && element_count(reference) >= kCacheEvidenceElements &&
+      identical(candidate, previous->candidate) && !identical(reference, previous->reference)) {
     c.category = "cache";
     c.reason = fmt::format(
         "size {}: the output for {} is exactly the output for the previous {}: the kernel "
         "returns a cached result from an earlier call",
-        c.size, record_name(reference[k].label), record_name(reference[k - 1].label));
+        c.size, record_name(reference.label), record_name(previous->reference.label));
   } else {
     c.category = cmp.category;
-    c.reason = fmt::format("size {}, {}{}: {}", c.size, record_name(reference[k].label),
+    c.reason = fmt::format("size {}, {}{}: {}", c.size, record_name(reference.label),
                            k > 0 ? fmt::format(" (call {} at this size)", k + 1) : "", cmp.reason);
   }
   return false;
@@ -190,9 +219,12 @@ CheckOutcome check_candidate(const ExecutionContext& ctx, const Benchmark& bench
 
 void check_edges_at_time_size(const ExecutionContext& ctx, const Benchmark& bench,
                               CheckSides& sides, CheckOutcome& outcome) {
+  const auto start = std::chrono::steady_clock::now();
   const long size = bench.time_size;
   const CheckCase c =
       with_thread_check(ctx, bench, sides, check_size(bench, sides, outcome.seeds, size, true));
+  outcome.seconds +=
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   outcome.cases.push_back(c);
   if (c.ok) return;
   outcome.ok = false;

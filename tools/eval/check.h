@@ -69,11 +69,15 @@ inline constexpr uint64_t kEdgeLabel = uint64_t{1} << 63;
 /// "seed 42" or "edge case 3": what produced a record with this label.
 std::string record_name(uint64_t label);
 
-/// Compares call k of one size (both sides' records in call order, labelled by what produced
-/// them); recognizes a kernel that returns the previous call's result ("cache"). Fills c's
-/// errors, category and reason.
-bool compare_call(const Benchmark& bench, const std::vector<OutputRecord>& candidate,
-                  const std::vector<OutputRecord>& reference, size_t k, CheckCase& c);
+/// Both sides' outputs of one call, labelled by what produced them.
+struct CallOutputs {
+  RecordView candidate, reference;
+};
+
+/// Compares call k of one size; `previous` (call k - 1, or null) lets it recognize a kernel
+/// that returns the previous call's result ("cache"). Fills c's errors, category and reason.
+bool compare_call(const Benchmark& bench, const CallOutputs& call, size_t k,
+                  const CallOutputs* previous, CheckCase& c);
 
 /// Runs `check_size` over sizes; after a wrong output larger sizes still run (a cache is the
 /// more telling diagnosis), after any other failure the stage stops.

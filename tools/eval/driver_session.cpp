@@ -35,10 +35,6 @@ double since(Clock::time_point start) {
   return std::chrono::duration<double>(Clock::now() - start).count();
 }
 
-size_t element_bytes(uint8_t dtype) {
-  return dtype == 5 ? 1 : (dtype == 2 || dtype == 4 || dtype == 7) ? 8 : 4;
-}
-
 size_t padded(size_t bytes) {
   return (bytes + kArrayAlign - 1) / kArrayAlign * kArrayAlign;
 }
@@ -136,13 +132,26 @@ std::optional<double> DriverSession::cpu_seconds() const {
 }
 
 bool DriverSession::setup(long size, int copies) {
-  if (failed()) return false;
-  std::vector<std::string> words;
-  if (!send(fmt::format("setup {} {}", size, copies)) || !expect("layout", 600, words))
-    return false;
-  if (!parse_layout(words)) return false;
-  copies_ = copies;
-  return map_shared(stride_ * static_cast<size_t>(copies));
+  return setup_all({this}, size, copies);
+}
+
+bool DriverSession::setup_all(const std::vector<DriverSession*>& sessions, long size, int copies) {
+  std::vector<DriverSession*> sent;
+  for (DriverSession* s : sessions) {
+    if (s->failed()) return false;
+    if (s->size_ == size && s->copies_ == copies) continue;
+    s->size_ = 0;  // Unknown until its layout arrives.
+    if (!s->send(fmt::format("setup {} {}", size, copies))) return false;
+    sent.push_back(s);
+  }
+  for (DriverSession* s : sent) {
+    std::vector<std::string> words;
+    if (!s->expect("layout", 600, words) || !s->parse_layout(words)) return false;
+    s->copies_ = copies;
+    if (!s->map_shared(s->stride_ * static_cast<size_t>(copies))) return false;
+    s->size_ = size;
+  }
+  return true;
 }
 
 bool DriverSession::call_block(const std::vector<uint64_t>& seeds, double timeout_seconds,
@@ -240,15 +249,23 @@ bool DriverSession::go(double timeout_seconds, BlockTiming& timing) {
   return true;
 }
 
-OutputRecord DriverSession::output(int index, uint64_t label) const {
-  OutputRecord record;
+RecordView DriverSession::view(int index, uint64_t label) const {
+  RecordView record;
   record.label = label;
   const unsigned char* at = shared_ + static_cast<size_t>(index) * stride_;
   for (const auto& shape : layout_) {
-    OutputArray array = shape;
-    const size_t bytes = array.count * element_bytes(array.dtype);
-    array.bytes.assign(at, at + bytes);
-    at += padded(bytes);
+    record.arrays.push_back({shape.name, shape.dtype, shape.count, at});
+    at += padded(byte_size(record.arrays.back()));
+  }
+  return record;
+}
+
+OutputRecord DriverSession::output(int index, uint64_t label) const {
+  OutputRecord record;
+  record.label = label;
+  for (const ArrayView& a : view(index, label).arrays) {
+    OutputArray array{std::string(a.name), a.dtype, a.count, {}};
+    array.bytes.assign(a.data, a.data + byte_size(a));
     record.arrays.push_back(std::move(array));
   }
   return record;
@@ -268,7 +285,9 @@ bool DriverSession::parse_layout(const std::vector<std::string>& words) {
     array.name = words[4 + 3 * i];
     array.dtype = static_cast<uint8_t>(std::atoi(words[5 + 3 * i].c_str()));
     array.count = std::strtoull(words[6 + 3 * i].c_str(), nullptr, 10);
-    bytes += padded(array.count * element_bytes(array.dtype));
+    if (dtype_bytes(array.dtype) == 0 || array.count > (uint64_t{1} << 40))
+      return fail_with("protocol", "a 'layout' reply with an unknown type or a huge count");
+    bytes += padded(array.count * dtype_bytes(array.dtype));
     layout_.push_back(std::move(array));
   }
   if (bytes != stride_) return fail_with("protocol", "the 'layout' reply does not add up");

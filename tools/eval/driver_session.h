@@ -50,8 +50,12 @@ class DriverSession {
   DriverSession(const DriverSession&) = delete;
   DriverSession& operator=(const DriverSession&) = delete;
 
-  /// Builds `copies` fresh problems of `size`; false (with failure()) when the driver fails.
+  /// Builds `copies` problems of `size` (kept when the session has them already: every call
+  /// fills them afresh); false (with failure()) when the driver fails.
   bool setup(long size, int copies);
+  /// setup on several sessions at once, each building its problems while the others do; false
+  /// when any fails (failed() says which).
+  static bool setup_all(const std::vector<DriverSession*>& sessions, long size, int copies);
   /// Fills problem i from seeds[i], calls the kernel on each, and stores the outputs; `timeout`
   /// bounds each step. False (with failure()) when the driver fails or breaks the protocol.
   bool call_block(const std::vector<uint64_t>& seeds, double timeout_seconds, BlockTiming& timing);
@@ -65,8 +69,10 @@ class DriverSession {
                           const std::vector<BlockTiming*>& timings);
   /// The second half: calls the kernel on the filled problems and waits for the stored outputs.
   bool go(double timeout_seconds, BlockTiming& timing);
-  /// The outputs of problem `index` after the last block, labelled `label` (copied out of the
-  /// shared memory, so the driver cannot change them afterwards).
+  /// The outputs of problem `index` after the last block, labelled `label`, where they lie in
+  /// the shared memory: valid until the next block (timing compares them there, uncopied).
+  RecordView view(int index, uint64_t label) const;
+  /// The same, copied out of the shared memory to be kept past the next block.
   OutputRecord output(int index, uint64_t label) const;
 
   int copies() const { return copies_; }
@@ -108,6 +114,7 @@ class DriverSession {
   static constexpr int kMaxEdgeCases = 64;
   int edge_cases_ = 0;
   int copies_ = 0;
+  long size_ = 0;
   int filled_ = 0;
   int threads_at_start_ = 0;
   uint64_t memory_bytes_ = 0;

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "util/result.h"
@@ -24,6 +25,31 @@ struct OutputRecord {
   uint64_t label = 0;
   std::vector<OutputArray> arrays;
 };
+
+/// Bytes per element of a dtype, 0 for a dtype that does not exist.
+size_t dtype_bytes(uint8_t dtype);
+
+/// One output array where it lies (a record, or a driver's shared memory), not copied.
+struct ArrayView {
+  std::string_view name;
+  uint8_t dtype = 0;
+  uint64_t count = 0;
+  const unsigned char* data = nullptr;
+};
+
+/// All outputs of one call, seen where they lie.
+struct RecordView {
+  uint64_t label = 0;
+  std::vector<ArrayView> arrays;
+};
+
+/// A view of a record, valid while the record lives.
+RecordView view_of(const OutputRecord& record);
+
+/// The bytes an array's elements take.
+inline size_t byte_size(const ArrayView& array) {
+  return array.count * dtype_bytes(array.dtype);
+}
 
 /// The largest output file read_outputs reads (a file is refused past it, never truncated).
 inline constexpr size_t kMaxOutputFileBytes = size_t{1} << 30;
@@ -46,10 +72,13 @@ struct Comparison {
 /// Compares a candidate record with the reference: floating point within
 /// |c - r| <= atol + rtol |r| (NaN always fails), integers exactly, every array present with
 /// the same element count.
+Comparison compare(const RecordView& candidate, const RecordView& reference, double rtol,
+                   double atol);
 Comparison compare(const OutputRecord& candidate, const OutputRecord& reference, double rtol,
                    double atol);
 
 /// True when two records are bitwise identical.
+bool identical(const RecordView& a, const RecordView& b);
 bool identical(const OutputRecord& a, const OutputRecord& b);
 
 }  // namespace kopt

@@ -86,8 +86,11 @@ Plausibility judge_plausibility(double flops, double bytes, double footprint, do
   p.margin = margin;
   p.measured_seconds = seconds;
   const double compute = roof.flops > 0 ? flops / roof.flops : 0;
-  const double memory =
-      roof.bandwidth > 0 && footprint > roof.cache_bytes ? bytes / roof.bandwidth : 0;
+  // The harness fills the inputs and poisons the outputs just before each call, so up to a
+  // cache's worth of the footprint can already be cached when the clock starts: only the rest
+  // must cross the memory bus, and only once (a faster version may fuse the original's passes).
+  const double from_memory = std::min(bytes, footprint) - roof.cache_bytes;
+  const double memory = roof.bandwidth > 0 && from_memory > 0 ? from_memory / roof.bandwidth : 0;
   p.bound_seconds = std::max(compute, memory);
   if (p.bound_seconds <= 0 || seconds <= 0) {
     p.reason = "no roof applies: the manifest's work fits in the caches or counts no operations";

@@ -55,8 +55,10 @@ Roof gpu_roof(const HardwareSpec& spec);
 std::optional<Roof> roof_for(const ExecutionContext& ctx, const Benchmark& bench);
 
 /// Judges a call doing `flops` and moving `bytes` over a `footprint` of distinct bytes that
-/// took `seconds`: the bound is max(flops / roof.flops, bytes / roof.bandwidth), the memory
-/// term only when the footprint exceeds roof.cache_bytes.
+/// took `seconds`: the bound is max(flops / roof.flops, (min(bytes, footprint) -
+/// roof.cache_bytes) / roof.bandwidth), the memory term only where that is positive: the part
+/// of the footprint no cache can hold when the call starts must cross the memory bus at least
+/// once.
 Plausibility judge_plausibility(double flops, double bytes, double footprint, double seconds,
                                 const Roof& roof, double margin = kRooflineMargin);
 

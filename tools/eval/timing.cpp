@@ -83,8 +83,8 @@ class PairRunner {
 
   bool compare_outputs(const std::vector<uint64_t>& seeds, const Pair& pair) {
     for (size_t i = 0; i < seeds.size(); ++i) {
-      const OutputRecord cand = sides_.candidate->output(static_cast<int>(i), seeds[i]);
-      const OutputRecord ref = sides_.original->output(static_cast<int>(i), seeds[i]);
+      const RecordView cand = sides_.candidate->view(static_cast<int>(i), seeds[i]);
+      const RecordView ref = sides_.original->view(static_cast<int>(i), seeds[i]);
       Comparison cmp = compare(cand, ref, bench_.rtol, bench_.atol);
       ++out_.captures_checked;
       if (!cmp.ok)
@@ -228,14 +228,13 @@ TimingOutcome time_candidate(const Benchmark& bench, CheckSides& sides, uint64_t
   };
   // Warm-up and calibration: one call each, checked like every other; its times are dropped.
   Pair pair;
-  if (!sides.original->setup(bench.time_size, 1) || !sides.candidate->setup(bench.time_size, 1))
+  if (!DriverSession::setup_all({sides.original, sides.candidate}, bench.time_size, 1))
     return runner.stop("setup", "the sessions cannot set up the time size"), finish();
   if (!runner.run(seeds.next(1), false, pair)) return finish();
   ++out.warmup;
   const int calls = calls_per_block(pair, options, sides.original->stride());
   if (calls > 1) {
-    if (!sides.original->setup(bench.time_size, calls) ||
-        !sides.candidate->setup(bench.time_size, calls))
+    if (!DriverSession::setup_all({sides.original, sides.candidate}, bench.time_size, calls))
       return runner.stop("setup", "the sessions cannot set up the time size"), finish();
     if (!runner.run(seeds.next(calls), true, pair)) return finish();
     ++out.warmup;

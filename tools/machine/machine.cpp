@@ -147,6 +147,9 @@ bool MachineModel::trusted() const {
 }
 
 std::string MachineModel::caveat() const {
+  if (load_average < 0)
+    return "the machine model does not say the load it was measured under (an older kopt wrote "
+           "it); run `kopt machine --refresh` on a quiet machine";
   if (under_load(load_average, host.threads))
     return fmt::format(
         "the machine model was measured under load (load average {:.1f} on {} "
@@ -220,7 +223,7 @@ Result<MachineModel> machine_from_json(const Json& doc) {
   m.compiler = doc.value("compiler", "");
   m.key = doc.value("key", "");
   m.measured_at = doc.value("measured_at", "");
-  m.load_average = doc.value("load_average", 0.0);
+  m.load_average = doc.value("load_average", -1.0);
   m.load_after = doc.value("load_after", 0.0);
   m.attempts = doc.value("attempts", 1);
   if (!(m.bandwidth.all_cores > 0 && m.fp64.all_cores > 0)) return fail("incomplete machine model");

@@ -32,14 +32,15 @@ struct MachineModel {
   std::string compiler;     ///< Fingerprint of the compiler that built the probe.
   std::string key;          ///< Cache key.
   std::string measured_at;  ///< ISO 8601, UTC.
-  double load_average = 0;  ///< The 1-minute load average when the measurement began...
+  double load_average = 0;  ///< The 1-minute load average when the measurement began (-1: a
+                            ///< file that does not say, written by an older kopt)...
   double load_after = 0;    ///< ... and when it ended.
   int attempts = 1;         ///< Measurements made until one was plausible (or gave up).
   bool cached = false;      ///< Read from the cache rather than measured now.
 
-  /// Whether the figures can be trusted as the machine's ceilings: not measured under load
-  /// (load average above half the logical CPUs) and every all-core rate at least 0.9 times its
-  /// one-core rate.
+  /// Whether the figures can be trusted as the machine's ceilings: measured with a known load,
+  /// not under load (load average above half the logical CPUs), and every all-core rate at
+  /// least 0.9 times its one-core rate.
   bool trusted() const;
   /// Why the model is not trusted, or empty.
   std::string caveat() const;
