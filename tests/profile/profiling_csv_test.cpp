@@ -10,6 +10,7 @@
 #include "tools/machine/hardware.h"
 #include "tools/roofline/counters.h"
 #include "tools/roofline/profiling_csv.h"
+#include "util/files.h"
 
 namespace kopt {
 namespace {
@@ -37,6 +38,20 @@ bool close(double a, double b, double rel) {
 
 TEST(ProfilingCsvTest, ReadsEveryRow) {
   EXPECT_EQ(launches().size(), 3436u);
+}
+
+TEST(ProfilingCsvTest, ARowShorterThanTheHeaderIsAnErrorNamingItsLine) {
+  // Found by the fuzzer: the name columns come last and were read past the row's end.
+  TempDir dir("profiling-csv-");
+  const auto file = dir.path() / "short.csv";
+  write_file(file,
+             "\"traffic\",\"spAI\",\"dpAI\",\"intAI\",\"spPerf\",\"dpPerf\",\"intPerf\","
+             "\"xtime\",\"targetName\",\"Kernel Name\"\n"
+             "1,2,3,4,5,6,7,8\n");
+  const auto rows = read_profiling_csv(file);
+  ASSERT_FALSE(rows.ok());
+  EXPECT_NE(rows.error().message.find("short.csv:2: the row has fewer fields"), std::string::npos)
+      << rows.error().message;
 }
 
 TEST(ProfilingCsvTest, BalancePointsFromTheTablePeaksAreThePapers) {

@@ -32,15 +32,21 @@ Result<ProfiledLaunch> parse_row(const std::vector<std::string>& fields, const C
     }
     return true;
   };
+  auto text = [&](const char* name, std::string& out) {
+    const size_t at = columns.at(name);
+    if (at >= fields.size()) return false;
+    out = fields[at];
+    return true;
+  };
   double traffic = 0, sp = 0, dp = 0, in = 0, ns = 0;
   ProfiledLaunch row;
+  KernelCounters& c = row.counters;
   if (!number("traffic", traffic) || !number("spPerf", sp) || !number("dpPerf", dp) ||
       !number("intPerf", in) || !number("xtime", ns) || !number("spAI", row.given.fp32) ||
       !number("dpAI", row.given.fp64) || !number("intAI", row.given.int_ops))
     return fail("a number is missing or malformed");
-  row.program = fields[columns.at("targetName")];
-  KernelCounters& c = row.counters;
-  c.kernel = fields[columns.at("Kernel Name")];
+  if (!text("targetName", row.program) || !text("Kernel Name", c.kernel))
+    return fail("the row has fewer fields than the header names");
   c.seconds = ns * 1e-9;
   c.dram_bytes = traffic * c.seconds;
   c.fp32_flops = sp * c.seconds;
