@@ -5,9 +5,12 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build=${KOPT_SANITIZED_BUILD:-build-sanitized}
+# Warnings are not errors here: GCC 12's -Wmaybe-uninitialized misfires inside libstdc++'s
+# <regex> under -fsanitize=address at -O1. The warning-clean builds are scripts/build.sh and
+# scripts/check-builds.sh; this one looks for what happens at run time.
 if [ ! -f "$build/build.ninja" ]; then
   cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS_DEBUG="-O1 -g" \
-    -DKOPT_WERROR=ON -DKOPT_SANITIZE=address,undefined >/dev/null
+    -DKOPT_WERROR=OFF -DKOPT_SANITIZE=address,undefined >/dev/null
 fi
 ninja -C "$build" -j "$(nproc)" | grep -v "^ninja: no work to do" || true
 test -x "$build/kopt"

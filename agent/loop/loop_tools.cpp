@@ -18,6 +18,15 @@ Json source_schema(const std::string& what) {
           {"required", {"source"}}};
 }
 
+// The manifest as a model may see it: everything but what describes the human version (its
+// technique would give the answer away).
+std::string public_manifest(const std::string& text) {
+  Json manifest = Json::parse(text, nullptr, false);
+  if (manifest.is_discarded() || !manifest.is_object()) return "{}";
+  for (const char* key : {"technique", "human"}) manifest.erase(key);
+  return manifest.dump(2) + "\n";
+}
+
 // Files of the benchmark a model may read; never the human version.
 class ReadFileTool : public Tool {
  public:
@@ -45,7 +54,8 @@ class ReadFileTool : public Tool {
                                 std::string("benchmark.json")}) {
       if (path != allowed) continue;
       auto content = read_file(b.dir / allowed);
-      return content ? text_result(*content) : tool_error(content.error().message);
+      if (!content) return tool_error(content.error().message);
+      return text_result(allowed == "benchmark.json" ? public_manifest(*content) : *content);
     }
     return tool_error("'" + path + "' is not readable; choose kernel.h, " + b.kernel_file() + ", " +
                       b.driver_file() + ", benchmark.json or current");

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "loop_harness.h"
+#include "util/strings.h"
 
 namespace kopt {
 
@@ -245,6 +246,44 @@ TEST(OrchestratorTest, ToolRoundsAreBoundedByAFinalAnswerRequest) {
   for (const auto& e : loop.events("tool_call")) analyst_calls += e["role"] == "analyst";
   EXPECT_EQ(analyst_calls, 2);
   EXPECT_EQ(loop.events("model_call")[2]["request"]["tool_choice"], "none");
+}
+
+TEST(OrchestratorTest, NothingTheModelReadsDescribesTheHumanVersion) {
+  // The analyst asks for every file it might, the human version's names included.
+  const std::vector<std::string> paths = {"benchmark.json", "human.cpp", "human",
+                                          "../human.cpp",   "kernel.h",  "original.cpp",
+                                          "driver.cpp",     "current"};
+  auto asked = std::make_shared<size_t>(0);
+  auto script = [paths, asked](const llm::ChatRequest& r) {
+    if (is_analyst(r) && r.tool_choice != "none" && *asked < paths.size())
+      return call("read_file", Json{{"path", paths[(*asked)++]}}.dump());
+    if (is_analyst(r)) return text("Plan: 1. hoist");
+    return submit(kernel("// FAST 1.5"));
+  };
+  RunConfig c = config(1);
+  c.analyst_tool_rounds = static_cast<int>(paths.size());
+  LoopHarness loop(script, c);
+  ASSERT_TRUE(loop.run().ok());
+  const Benchmark bench = find_benchmark("licm", default_suite()).value();
+  ASSERT_FALSE(bench.technique.empty());
+  const std::string human = read_file(bench.dir / "human.cpp").value();
+  // A line of the human version that the original does not have.
+  const std::string original = read_file(bench.kernel_path()).value();
+  std::string telling;
+  for (const auto& line : split(human, '\n'))
+    if (trim(line).size() > 20 && original.find(line) == std::string::npos) telling = line;
+  ASSERT_FALSE(telling.empty());
+  const std::string escaped = Json(telling).dump();  // As it would appear inside an event.
+  int tool_results = 0;
+  for (const auto& e : loop.all_events()) {
+    const std::string type = e.value("type", "");
+    if (type != "model_call" && type != "tool_call") continue;
+    tool_results += type == "tool_call";
+    const std::string seen = e.dump();
+    EXPECT_EQ(to_lower(seen).find(to_lower(bench.technique)), std::string::npos) << seen;
+    EXPECT_EQ(seen.find(escaped.substr(1, escaped.size() - 2)), std::string::npos) << telling;
+  }
+  EXPECT_GE(tool_results, static_cast<int>(paths.size()));
 }
 
 TEST(OrchestratorTest, ReplayOfTheRecordReproducesEveryEvent) {
