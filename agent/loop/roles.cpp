@@ -1,5 +1,7 @@
 #include "agent/loop/roles.h"
 
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include "agent/loop/edits.h"
@@ -11,6 +13,23 @@ namespace kopt {
 
 namespace {
 
+// What "correct" means for this benchmark, as the check applies it.
+std::string correctness_text(const Benchmark& bench) {
+  std::vector<std::string> sizes;
+  for (long n : bench.check_sizes) sizes.push_back(std::to_string(n));
+  if (std::find(bench.check_sizes.begin(), bench.check_sizes.end(), bench.time_size) ==
+      bench.check_sizes.end())
+    sizes.push_back(std::to_string(bench.time_size));
+  std::string text = fmt::format(
+      "Correct means every output element within |got - want| <= {:.3g} + {:.3g} |want| of the "
+      "original's (integers exactly; NaN never), at n = {}, on {} fresh random inputs per size",
+      bench.atol, bench.rtol, join(sizes, ", "), bench.seeds);
+  if (!bench.edge_cases.empty()) text += ", on these edge cases: " + join(bench.edge_cases, "; ");
+  text += ", and on every timed call.";
+  if (!bench.domain.empty()) text += " Inputs kernel.h allows: " + bench.domain + ".";
+  return text;
+}
+
 PromptValues common_values(const Benchmark& bench, const LoopState& state,
                            const std::vector<std::string>& tools) {
   auto header = read_file(bench.header_path());
@@ -19,6 +38,7 @@ PromptValues common_values(const Benchmark& bench, const LoopState& state,
           {"summary", bench.summary},
           {"size_meaning", bench.size_meaning},
           {"time_size", std::to_string(bench.time_size)},
+          {"correctness", correctness_text(bench)},
           {"header", header ? trim(*header) : "(kernel.h unreadable)"},
           {"functions", join(bench.functions, ", ")},
           {"flags", join(bench.flags, " ")},

@@ -1,5 +1,6 @@
 #include "agent/loop/verdict.h"
 
+#include <algorithm>
 #include <regex>
 
 #include <fmt/format.h>
@@ -12,6 +13,33 @@ namespace kopt {
 bool CandidateVerdict::correct() const {
   return verdict::is_correct(status);
 }
+
+namespace {
+
+// The largest error of each output over every checked size, and the tolerance.
+void read_errors(const Json& check, CandidateVerdict& v) {
+  if (!check.is_object()) return;
+  const Json tolerance = json_member(check, "tolerance");
+  v.rtol = tolerance.value("rtol", 0.0);
+  v.atol = tolerance.value("atol", 0.0);
+  const Json cases = check.value("cases", Json::array());
+  if (!cases.is_array()) return;
+  for (const Json& c : cases) {
+    const Json outputs = c.is_object() ? c.value("outputs", Json::array()) : Json::array();
+    if (!outputs.is_array()) continue;
+    for (const Json& o : outputs) {
+      if (!o.is_object()) continue;
+      const std::string name = o.value("name", "");
+      auto it = std::find_if(v.errors.begin(), v.errors.end(),
+                             [&](const OutputError& k) { return k.name == name; });
+      if (it == v.errors.end()) it = v.errors.insert(v.errors.end(), OutputError{name});
+      it->max_abs_error = std::max(it->max_abs_error, o.value("max_abs_error", 0.0));
+      it->max_rel_error = std::max(it->max_rel_error, o.value("max_rel_error", 0.0));
+    }
+  }
+}
+
+}  // namespace
 
 CandidateVerdict read_verdict(const Json& e) {
   CandidateVerdict v;
@@ -36,6 +64,7 @@ CandidateVerdict read_verdict(const Json& e) {
     v.flops = placement.value("flops_per_call", 0.0);
     v.bytes = placement.value("bytes_per_call", 0.0);
   }
+  read_errors(e.value("check", Json()), v);
   const Json build = e.value("build", Json());
   if (build.is_object()) {
     v.remarks = build.value("remarks", "");
@@ -47,6 +76,18 @@ CandidateVerdict read_verdict(const Json& e) {
 std::string hide_seeds(const std::string& text) {
   static const std::regex seed(R"(seed \d+)");
   return std::regex_replace(text, seed, "a seed");
+}
+
+std::string errors_text(const CandidateVerdict& v) {
+  if (v.errors.empty()) return "";
+  std::string text = fmt::format(
+      "largest errors against the original (tolerance |got - want| <= "
+      "{:.3g} + {:.3g} |want|):",
+      v.atol, v.rtol);
+  for (const auto& e : v.errors)
+    text += fmt::format(" {} abs {:.3g}, rel {:.3g};", e.name, e.max_abs_error, e.max_rel_error);
+  text.back() = '\n';
+  return text;
 }
 
 std::string feedback_text(const CandidateVerdict& v) {
@@ -61,6 +102,7 @@ std::string feedback_text(const CandidateVerdict& v) {
   if (v.gflops > 0 || v.gbytes_per_s > 0)
     text += fmt::format("achieved: {:.3g} GFLOP/s, {:.3g} GB/s\n", v.gflops, v.gbytes_per_s);
   if (!v.reason.empty()) text += "reason: " + hide_seeds(v.reason) + "\n";
+  text += errors_text(v);
   if (!v.build_log.empty()) text += "compiler output:\n" + v.build_log + "\n";
   return text;
 }

@@ -4,10 +4,12 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
 #include "tools/eval/evaluation.h"
+#include "tools/eval/outputs.h"
 #include "util/json.h"
 
 namespace kopt {
@@ -24,11 +26,14 @@ struct CandidateVerdict {
   double original_ms = 0;
   double gflops = 0;
   double gbytes_per_s = 0;
-  double original_gflops = 0;  ///< The original's achieved rate in the same evaluation.
-  double flops = 0;            ///< Analytic work per call at the time size.
-  double bytes = 0;            ///< Analytic traffic per call at the time size.
-  std::string remarks;         ///< Compiler remarks of the build.
-  std::string build_log;       ///< Compiler output when it failed.
+  double original_gflops = 0;       ///< The original's achieved rate in the same evaluation.
+  double flops = 0;                 ///< Analytic work per call at the time size.
+  double bytes = 0;                 ///< Analytic traffic per call at the time size.
+  std::vector<OutputError> errors;  ///< The largest error of each output over every check.
+  double rtol = 0;                  ///< The tolerance the check held the outputs to.
+  double atol = 0;
+  std::string remarks;    ///< Compiler remarks of the build.
+  std::string build_log;  ///< Compiler output when it failed.
 
   bool correct() const;
   /// A significant win over the original.
@@ -37,7 +42,11 @@ struct CandidateVerdict {
 
 CandidateVerdict read_verdict(const Json& evaluation);
 
-/// Feedback for the model in a few lines: verdict, reason, speedup with its interval, time.
+/// The largest error of each output against the tolerance, in one line (empty when unchecked).
+std::string errors_text(const CandidateVerdict& verdict);
+
+/// Feedback for the model in a few lines: verdict, reason, speedup with its interval, time,
+/// the largest errors against the tolerance.
 std::string feedback_text(const CandidateVerdict& verdict);
 
 /// Replaces "seed 12345" with "a seed": evaluation seeds are never shown to the model.

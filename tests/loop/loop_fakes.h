@@ -59,6 +59,15 @@ class MarkerExecutor : public EvaluationExecutor {
       e.reason = "output 'y' differs at 3 of 9 elements";
       return e;
     }
+    CheckCase checked;  // Every correct candidate is 2e-13 off in absolute terms.
+    checked.size = bench.check_sizes.back();
+    checked.ok = true;
+    checked.outputs = {{"y", 2e-13, 3e-14}};
+    e.check = CheckOutcome{};
+    e.check->ok = true;
+    e.check->cases = {checked};
+    e.check->rtol = bench.rtol;
+    e.check->atol = bench.atol;
     double speedup = 1.0;
     if (auto at = request.source.find("// FAST "); at != std::string::npos)
       speedup = std::stod(request.source.substr(at + 8));

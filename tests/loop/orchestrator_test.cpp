@@ -286,6 +286,34 @@ TEST(OrchestratorTest, NothingTheModelReadsDescribesTheHumanVersion) {
   EXPECT_GE(tool_results, static_cast<int>(paths.size()));
 }
 
+TEST(OrchestratorTest, BothRolesLearnTheToleranceAndTheChecksAndTheErrorsAgainstThem) {
+  auto script = [](const llm::ChatRequest& r) {
+    if (is_analyst(r)) return text("Plan: 1. hoist");
+    if (r.messages.size() == 1)
+      return call("run_tests", Json{{"source", kernel("// FAST 1.5")}}.dump());
+    return submit(kernel("// FAST 1.5"));
+  };
+  LoopHarness loop(script, config(1));
+  ASSERT_TRUE(loop.run().ok());
+  const auto calls = loop.events("model_call");
+  ASSERT_GE(calls.size(), 2u);
+  const std::string rule = "within |got - want| <= 1e-12 + 1e-12 |want| of the original's";
+  for (const Json& c : calls) {
+    const std::string prompt = c["request"]["messages"][0].value("content", "");
+    EXPECT_NE(prompt.find(rule), std::string::npos) << prompt;
+    EXPECT_NE(prompt.find("at n = 1, 7, 65, 2048, on 5 fresh random inputs"), std::string::npos)
+        << prompt;
+    EXPECT_NE(prompt.find("one column of n*n rows"), std::string::npos) << "edge cases";
+  }
+  std::string result;
+  for (const Json& e : loop.events("tool_call"))
+    if (e.value("name", "") == "run_tests") result = e.value("text", "");
+  ASSERT_FALSE(result.empty());
+  EXPECT_NE(result.find("tolerance |got - want| <= 1e-12 + 1e-12 |want|): y abs 2e-13, rel 3e-14"),
+            std::string::npos)
+      << result;
+}
+
 TEST(OrchestratorTest, ReplayOfTheRecordReproducesEveryEvent) {
   LoopHarness loop(submitting({kernel("// WRONG"), kernel("// FAST 1.5"), kernel("// FAST 2.5")}),
                    config(2));

@@ -20,6 +20,20 @@ uint64_t element_count(const RecordView& record) {
   return count;
 }
 
+// Keeps, per output name, the largest errors seen so far.
+void merge_errors(const std::vector<OutputError>& call, std::vector<OutputError>& kept) {
+  for (const OutputError& e : call) {
+    auto it = std::find_if(kept.begin(), kept.end(),
+                           [&](const OutputError& k) { return k.name == e.name; });
+    if (it == kept.end()) {
+      kept.push_back(e);
+      continue;
+    }
+    it->max_abs_error = std::max(it->max_abs_error, e.max_abs_error);
+    it->max_rel_error = std::max(it->max_rel_error, e.max_rel_error);
+  }
+}
+
 // A copy of one call's outputs, kept past the next call for the cache diagnosis; its buffers
 // are reused from call to call (a copy of tens of megabytes would otherwise fault in every page).
 class KeptOutputs {
@@ -156,6 +170,7 @@ bool compare_call(const Benchmark& bench, const CallOutputs& call, size_t k,
   Comparison cmp = compare(candidate, reference, bench.rtol, bench.atol);
   c.max_abs_error = std::max(c.max_abs_error, cmp.max_abs_error);
   c.max_rel_error = std::max(c.max_rel_error, cmp.max_rel_error);
+  merge_errors(cmp.outputs, c.outputs);
   if (cmp.ok) return true;
   // A cached result is the previous call's (correct) output; on tiny outputs that can be a
   // coincidence, so the diagnosis needs enough elements to be sure.
@@ -232,10 +247,19 @@ void check_edges_at_time_size(const ExecutionContext& ctx, const Benchmark& benc
   outcome.reason = c.reason;
 }
 
+Json to_json(const std::vector<OutputError>& errors) {
+  Json list = Json::array();
+  for (const auto& e : errors)
+    list.push_back(
+        {{"name", e.name}, {"max_abs_error", e.max_abs_error}, {"max_rel_error", e.max_rel_error}});
+  return list;
+}
+
 Json to_json(const CheckOutcome& check) {
   Json cases = Json::array();
   for (const auto& c : check.cases)
     cases.push_back({{"size", c.size},
+                     {"outputs", to_json(c.outputs)},
                      {"ok", c.ok},
                      {"category", c.category},
                      {"reason", c.reason},
@@ -243,9 +267,13 @@ Json to_json(const CheckOutcome& check) {
                      {"max_rel_error", c.max_rel_error},
                      {"original_seconds", c.original_seconds},
                      {"candidate_seconds", c.candidate_seconds}});
-  return {{"ok", check.ok},         {"category", check.category},
-          {"reason", check.reason}, {"seeds", check.seeds},
-          {"cases", cases},         {"seconds", check.seconds}};
+  return {{"ok", check.ok},
+          {"category", check.category},
+          {"reason", check.reason},
+          {"seeds", check.seeds},
+          {"cases", cases},
+          {"seconds", check.seconds},
+          {"tolerance", {{"rtol", check.rtol}, {"atol", check.atol}}}};
 }
 
 }  // namespace kopt

@@ -26,7 +26,8 @@ struct CheckCase {
   std::string reason;
   double max_abs_error = 0;
   double max_rel_error = 0;
-  double original_seconds = 0;  ///< The original's kernel calls at this size, by kopt's clock.
+  std::vector<OutputError> outputs;  ///< The largest errors of each output over the calls.
+  double original_seconds = 0;       ///< The original's kernel calls at this size, by kopt's clock.
   double candidate_seconds = 0;
 };
 
@@ -40,6 +41,8 @@ struct CheckOutcome {
   std::vector<uint64_t> seeds;
   std::vector<CheckCase> cases;
   double seconds = 0;
+  double rtol = 0;  ///< The tolerance the outputs were held to: |got - want| <= atol + rtol |want|.
+  double atol = 0;
 };
 
 Json to_json(const CheckOutcome& check);

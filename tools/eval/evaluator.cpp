@@ -110,6 +110,8 @@ void check_and_time(const ExecutionContext& ctx, const Benchmark& bench, const E
                                               {},
                                               0}
                                : check_candidate(ctx, bench, sides, e.check_seeds, sizes);
+  e.check->rtol = bench.rtol;
+  e.check->atol = bench.atol;
   const bool time_size_checked =
       std::find(sizes.begin(), sizes.end(), bench.time_size) != sizes.end();
   if (e.check->ok && !time_size_checked) check_edges_at_time_size(ctx, bench, sides, *e.check);
@@ -137,6 +139,8 @@ void check_and_time_with_files(const ExecutionContext& ctx, const Benchmark& ben
                                const EvalRequest& request, const ProgressFn& progress,
                                const Binaries& binaries, Evaluation& e) {
   e.check = check_with_files(ctx, bench, binaries.original, binaries.candidate, e.check_seeds);
+  e.check->rtol = bench.rtol;
+  e.check->atol = bench.atol;
   if (!e.check->ok) return judge_check(e);
   if (!request.time)
     return set_verdict(e, verdict::kCorrect, "",

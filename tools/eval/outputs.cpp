@@ -121,8 +121,8 @@ std::string show(double v) {
 // path, which finds what is wrong and says so.
 template <class T>
 bool all_within(const ArrayView& c, const ArrayView& r, double rtol, double atol,
-                Comparison& result) {
-  double max_abs = result.max_abs_error, max_rel = result.max_rel_error;
+                OutputError& result) {
+  double max_abs = 0, max_rel = 0;
   bool ok = true;
   for (uint64_t i = 0; i < r.count; ++i) {
     const double got = load<T>(c.data + i * sizeof(T)), want = load<T>(r.data + i * sizeof(T));
@@ -138,15 +138,15 @@ bool all_within(const ArrayView& c, const ArrayView& r, double rtol, double atol
 }
 
 bool fast_match(const ArrayView& c, const ArrayView& r, double rtol, double atol,
-                Comparison& result) {
+                OutputError& result) {
   if (r.dtype == 1) return all_within<float>(c, r, rtol, atol, result);
   if (r.dtype == 2) return all_within<double>(c, r, rtol, atol, result);
   return std::memcmp(c.data, r.data, r.count * dtype_bytes(r.dtype)) == 0;
 }
 
 void compare_array(const ArrayView& c, const ArrayView& r, double rtol, double atol,
-                   Comparison& result) {
-  if (r.count == 0 || fast_match(c, r, rtol, atol, result)) return;
+                   Comparison& result, OutputError& error) {
+  if (r.count == 0 || fast_match(c, r, rtol, atol, error)) return;
   uint64_t first_bad = 0, unwritten = 0, nans = 0;
   bool any_bad = false;
   for (uint64_t i = 0; i < r.count; ++i) {
@@ -160,8 +160,8 @@ void compare_array(const ArrayView& c, const ArrayView& r, double rtol, double a
       bad = !(err <= atol + rtol * std::fabs(want));  // NaN compares false: always bad.
       if (std::isnan(got)) ++nans;
       if (std::isfinite(err)) {
-        result.max_abs_error = std::max(result.max_abs_error, err);
-        if (want != 0) result.max_rel_error = std::max(result.max_rel_error, err / std::fabs(want));
+        error.max_abs_error = std::max(error.max_abs_error, err);
+        if (want != 0) error.max_rel_error = std::max(error.max_rel_error, err / std::fabs(want));
       }
     } else {
       bad = std::memcmp(c.data + i * dtype_bytes(c.dtype), r.data + i * dtype_bytes(r.dtype),
@@ -186,11 +186,11 @@ void compare_array(const ArrayView& c, const ArrayView& r, double rtol, double a
   } else if (nans) {
     result.category = "nan";
     result.reason = fmt::format("{} elements of output '{}' are NaN; {}", nans, r.name, where);
-  } else if (is_float(r.dtype) && result.max_rel_error < 1e-2) {
+  } else if (is_float(r.dtype) && error.max_rel_error < 1e-2) {
     result.category = "precision";
     result.reason =
         fmt::format("{}; max relative error {:.3g} exceeds rtol {:.3g}: lowered precision?", where,
-                    result.max_rel_error, rtol);
+                    error.max_rel_error, rtol);
   } else {
     result.category = "wrong";
     result.reason = where;
@@ -242,18 +242,27 @@ Comparison compare(const OutputRecord& candidate, const OutputRecord& reference,
 Comparison compare(const RecordView& candidate, const RecordView& reference, double rtol,
                    double atol) {
   Comparison result;
-  if (candidate.arrays.size() != reference.arrays.size()) {
-    return {false, "shape",
-            fmt::format("{} output arrays written, expected {}", candidate.arrays.size(),
-                        reference.arrays.size())};
-  }
+  auto shape = [](std::string reason) {
+    Comparison c;
+    c.ok = false;
+    c.category = "shape";
+    c.reason = std::move(reason);
+    return c;
+  };
+  if (candidate.arrays.size() != reference.arrays.size())
+    return shape(fmt::format("{} output arrays written, expected {}", candidate.arrays.size(),
+                             reference.arrays.size()));
   for (size_t k = 0; k < reference.arrays.size(); ++k) {
     const auto& c = candidate.arrays[k];
     const auto& r = reference.arrays[k];
     if (c.name != r.name || c.dtype != r.dtype || c.count != r.count)
-      return {false, "shape",
-              fmt::format("output '{}' has {} elements, expected {}", r.name, c.count, r.count)};
-    compare_array(c, r, rtol, atol, result);
+      return shape(
+          fmt::format("output '{}' has {} elements, expected {}", r.name, c.count, r.count));
+    OutputError error{std::string(r.name)};
+    compare_array(c, r, rtol, atol, result, error);
+    result.max_abs_error = std::max(result.max_abs_error, error.max_abs_error);
+    result.max_rel_error = std::max(result.max_rel_error, error.max_rel_error);
+    result.outputs.push_back(std::move(error));
   }
   return result;
 }

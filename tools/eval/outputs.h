@@ -58,6 +58,13 @@ inline constexpr size_t kMaxOutputFileBytes = size_t{1} << 30;
 /// file is an Error saying where it ends.
 Result<std::vector<OutputRecord>> read_outputs(const std::filesystem::path& path);
 
+/// The largest errors of one output array against the reference.
+struct OutputError {
+  std::string name;
+  double max_abs_error = 0;
+  double max_rel_error = 0;
+};
+
 /// Why two records differ, or nothing.
 struct Comparison {
   bool ok = true;
@@ -67,6 +74,7 @@ struct Comparison {
   double max_abs_error = 0;
   double max_rel_error = 0;
   uint64_t mismatches = 0;
+  std::vector<OutputError> outputs;  ///< Per array, in the reference's order.
 };
 
 /// Compares a candidate record with the reference: floating point within
