@@ -7,7 +7,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bench=${1:-licm}
 repeats=${2:-5}
-kopt=./build/kopt
+kopt=${KOPT:-./build/kopt}  # KOPT=path measures another build
 test -x "$kopt" || ./scripts/build.sh
 cache=$(mktemp -d)
 trap 'rm -rf "$cache"' EXIT
