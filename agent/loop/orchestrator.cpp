@@ -105,6 +105,7 @@ Status Orchestrator::evaluate_candidate(LoopState& state, Attempt attempt,
     return st;
   attempt.verdict = read_verdict(evaluation);
   const std::string why = decide(state, attempt, source);
+  attempt.decision = why;
   if (auto st = s_.events->emit({{"type", "decision"},
                                  {"candidate", attempt.id},
                                  {"accepted", attempt.accepted},
@@ -183,7 +184,8 @@ Result<bool> Orchestrator::iterate(LoopState& state, int iteration, RunOutcome& 
                     iteration,
                     trim(turn.summary),
                     {},
-                    false};
+                    false,
+                    {}};
     if (!turn.submitted) {
       if (auto st = no_candidate(state, attempt); !st) return st.error();
       continue;
@@ -213,7 +215,8 @@ Result<bool> Orchestrator::iterate(LoopState& state, int iteration, RunOutcome& 
         iteration,
         "repair of " + pending.attempt.id + (turn.summary.empty() ? "" : ": " + trim(turn.summary)),
         {},
-        false};
+        false,
+        {}};
     if (!turn.submitted) {
       if (auto st = no_candidate(state, retry); !st) return st.error();
       continue;

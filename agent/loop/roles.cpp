@@ -30,6 +30,21 @@ std::string correctness_text(const Benchmark& bench) {
   return text;
 }
 
+// How much of the run is left: iterations, and the budget where one is set.
+std::string remaining_text(const LoopServices& s, int iteration) {
+  const int total = s.config ? s.config->iterations : iteration;
+  std::string text = fmt::format("This is iteration {} of at most {}.", iteration, total);
+  if (s.budget && s.ledger) {
+    const llm::BudgetLimits& limits = s.budget->limits();
+    if (auto left = s.budget->tokens_left(*s.ledger))
+      text += fmt::format(" {} of the run's {} tokens are left.", *left, limits.max_tokens);
+    if (limits.max_cost_usd > 0)
+      text += fmt::format(" ${:.2f} of the run's ${:.2f} are spent.", s.ledger->cost_usd(),
+                          limits.max_cost_usd);
+  }
+  return text;
+}
+
 PromptValues common_values(const Benchmark& bench, const LoopState& state,
                            const std::vector<std::string>& tools) {
   auto header = read_file(bench.header_path());
@@ -72,6 +87,7 @@ std::string numbered(const std::string& source) {
 Turn run_analyst(LoopServices& s, const Benchmark& bench, const LoopState& state, int iteration) {
   const std::vector<std::string> tools = analyst_tools(*s.registry);
   PromptValues values = common_values(bench, state, tools);
+  values["remaining"] = remaining_text(s, iteration);
   values["measurements"] = measurements_text(state);
   values["remarks"] = or_none(state.best.remarks);
   values["profile"] = state.profile;
@@ -94,6 +110,7 @@ OptimizerSession::OptimizerSession(LoopServices& s, const Benchmark& bench, cons
       repairs_left_(s.config->repair_attempts) {
   // Edits are copied from the listing: show the file as it is, without line numbers.
   if (s.config->edit_format == "edits") values_["best_source"] = state.best_source;
+  values_["remaining"] = remaining_text(s, iteration);
   values_["plan"] = trim(plan).empty()
                         ? "(the analyst gave no plan: find the biggest inefficiency yourself)"
                         : plan;

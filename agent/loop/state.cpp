@@ -22,6 +22,8 @@ std::string history_text(const LoopState& state) {
       text += fmt::format(", {:.2f}x [{:.2f}, {:.2f}]", a.verdict.speedup, a.verdict.ci_low,
                           a.verdict.ci_high);
     if (a.accepted) text += ", became the best";
+    if (!a.accepted && a.verdict.correct() && !a.decision.empty())
+      text += "; not kept: " + a.decision.substr(0, 300);
     if (!a.summary.empty()) text += "; change: " + a.summary;
     if (!a.verdict.correct() && !a.verdict.reason.empty())
       text += "; reason: " + hide_seeds(a.verdict.reason).substr(0, 300);

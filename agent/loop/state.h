@@ -18,6 +18,7 @@ struct Attempt {
   std::string summary;  ///< The optimizer's one line, or why there is no candidate.
   CandidateVerdict verdict;
   bool accepted = false;
+  std::string decision;  ///< Why it did or did not become the best (the decision event's reason).
 };
 
 struct LoopState {

@@ -93,6 +93,14 @@ TEST(OrchestratorTest, ANewBestMustClearTheOldOnesSpeedup) {
   EXPECT_FALSE(decisions[1]["accepted"].get<bool>()) << "2.02x [1.96, 2.08] must not replace 2.0x";
   EXPECT_TRUE(decisions[2]["accepted"].get<bool>());
   EXPECT_EQ(outcome->state.best_id, "0003");
+  // The third iteration's prompts say why 0002 was refused, and how much of the run is left.
+  const Json last = loop.events("model_call").back()["request"]["messages"][0];
+  const std::string prompt = last.value("content", "");
+  EXPECT_NE(prompt.find("- 0002 (iteration 2, from 0001): faster, 2.02x [1.96, 2.08]; not kept: "
+                        "its interval [1.96, 2.08] does not clear 0001's 2.00x"),
+            std::string::npos)
+      << prompt;
+  EXPECT_NE(prompt.find("This is iteration 3 of at most 3."), std::string::npos) << prompt;
 }
 
 TEST(OrchestratorTest, StopsAtTheTargetSpeedup) {
