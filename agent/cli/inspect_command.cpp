@@ -77,8 +77,9 @@ int run_show(const Args& args) {
     bool first = true;
     for (const auto& c : v.candidates) {
       if (c.iteration != it.number) continue;
-      const std::string tokens =
-          first ? fmt::format("{:.1f}k", (it.input_tokens + it.output_tokens) / 1000.0) : "";
+      const std::string tokens = first ? fmt::format("{}{:.1f}k", it.tokens_estimated ? "~" : "",
+                                                     (it.input_tokens + it.output_tokens) / 1000.0)
+                                       : "";
       fmt::print("{:<5} {:<6} {:<9} {:<13} {:>9} {:>9} {:>22} {:>9} {:>8} {:>8}{}\n",
                  first ? std::to_string(it.number) : "", c.id, c.parent, c.verdict.status,
                  milliseconds(c.verdict.candidate_ms), milliseconds(c.verdict.original_ms),

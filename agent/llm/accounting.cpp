@@ -69,10 +69,28 @@ std::optional<double> PriceTable::cost(const std::string& model, const Usage& us
 
 UsageLedger::UsageLedger(PriceTable prices) : prices_(std::move(prices)) {}
 
-const CallRecord& UsageLedger::record(const std::string& role, const ChatResponse& response) {
-  return calls_.emplace_back(CallRecord{role, response.model, response.usage,
-                                        prices_.cost(response.model, response.usage),
-                                        response.latency_seconds});
+Usage estimate_usage(const ChatRequest& request, const ChatResponse& response) {
+  size_t in = request.system.size(), out = response.text.size();
+  for (const auto& m : request.messages) {
+    in += m.content.size();
+    for (const auto& call : m.tool_calls) in += call.name.size() + call.arguments.size();
+  }
+  for (const auto& tool : request.tools)
+    in += tool.name.size() + tool.description.size() + tool.parameters.size();
+  for (const auto& call : response.tool_calls) out += call.name.size() + call.arguments.size();
+  Usage usage;
+  usage.input_tokens = static_cast<int64_t>((in + 3) / 4);
+  usage.output_tokens = static_cast<int64_t>((out + 3) / 4);
+  usage.estimated = true;
+  return usage;
+}
+
+const CallRecord& UsageLedger::record(const std::string& role, const ChatResponse& response,
+                                      const ChatRequest* request) {
+  const Usage usage =
+      response.usage.total() == 0 && request ? estimate_usage(*request, response) : response.usage;
+  return calls_.emplace_back(CallRecord{
+      role, response.model, usage, prices_.cost(response.model, usage), response.latency_seconds});
 }
 
 Usage UsageLedger::total() const {
@@ -106,8 +124,9 @@ std::vector<std::string> UsageLedger::unpriced_models() const {
 std::string UsageLedger::summary() const {
   const Usage sum = total();
   std::string text =
-      fmt::format("{} call{}, {} in + {} out tokens, ~${:.4f}", calls_.size(),
-                  calls_.size() == 1 ? "" : "s", sum.input_tokens, sum.output_tokens, cost_usd());
+      fmt::format("{} call{}, {} in + {} out tokens{}, ~${:.4f}", calls_.size(),
+                  calls_.size() == 1 ? "" : "s", sum.input_tokens, sum.output_tokens,
+                  sum.estimated ? " (estimated at 4 characters a token)" : "", cost_usd());
   const auto unpriced = unpriced_models();
   if (!unpriced.empty()) text += fmt::format(" (no price for {})", fmt::join(unpriced, ", "));
   return text;

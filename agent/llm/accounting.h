@@ -50,13 +50,19 @@ struct CallRecord {
   double latency_seconds = 0;
 };
 
+/// Tokens of a call counted from its text at four characters a token, marked as an estimate:
+/// for backends that report no usage (manual, exec, some servers).
+Usage estimate_usage(const ChatRequest& request, const ChatResponse& response);
+
 /// Tokens and cost of a run, call by call.
 class UsageLedger {
  public:
   explicit UsageLedger(PriceTable prices = {});
 
-  /// Accounts one answered call made for `role` ("analyst", "optimizer", ...).
-  const CallRecord& record(const std::string& role, const ChatResponse& response);
+  /// Accounts one answered call made for `role` ("analyst", "optimizer", ...). A response
+  /// without usage is counted from `request` and the answer (estimate_usage), when given.
+  const CallRecord& record(const std::string& role, const ChatResponse& response,
+                           const ChatRequest* request = nullptr);
   /// Every call so far, in order.
   const std::vector<CallRecord>& calls() const { return calls_; }
   /// Tokens of all calls, or of one role's calls.

@@ -53,6 +53,7 @@ FinishReason finish_reason_from_string(const std::string& text) {
 Usage& Usage::operator+=(const Usage& other) {
   input_tokens += other.input_tokens;
   output_tokens += other.output_tokens;
+  estimated = estimated || other.estimated;
   return *this;
 }
 

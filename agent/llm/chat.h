@@ -80,6 +80,7 @@ FinishReason finish_reason_from_string(const std::string& text);
 struct Usage {
   int64_t input_tokens = 0;
   int64_t output_tokens = 0;
+  bool estimated = false;  ///< Counted by kopt (estimate_usage): the backend reported none.
 
   int64_t total() const { return input_tokens + output_tokens; }
   Usage& operator+=(const Usage& other);

@@ -116,6 +116,12 @@ Result<ToolSchema> tool_from_json(const Json& json) {
   return tool;
 }
 
+Json usage_to_json(const Usage& usage) {
+  Json json = {{"input_tokens", usage.input_tokens}, {"output_tokens", usage.output_tokens}};
+  if (usage.estimated) json["estimated"] = true;  // Written only when set: older records stay.
+  return json;
+}
+
 }  // namespace
 
 Json to_json(const ChatRequest& request) {
@@ -176,9 +182,7 @@ Json to_json(const ChatResponse& response) {
           {"tool_calls", calls},
           {"finish_reason", to_string(response.finish_reason)},
           {"finish_detail", response.finish_detail},
-          {"usage",
-           {{"input_tokens", response.usage.input_tokens},
-            {"output_tokens", response.usage.output_tokens}}},
+          {"usage", usage_to_json(response.usage)},
           {"model", response.model},
           {"latency_s", response.latency_seconds},
           {"attempts", response.attempts},
@@ -202,7 +206,10 @@ Result<ChatResponse> response_from_json(const Json& json) {
             : finish_reason_from_string(reason);
     response.finish_detail = string_at(json, "finish_detail");
     const Json& usage = object_at(json, "usage");
-    response.usage = {int_at(usage, "input_tokens"), int_at(usage, "output_tokens")};
+    response.usage.input_tokens = int_at(usage, "input_tokens");
+    response.usage.output_tokens = int_at(usage, "output_tokens");
+    if (const Json* estimated = member(usage, "estimated"); estimated && estimated->is_boolean())
+      response.usage.estimated = estimated->get<bool>();
     response.model = string_at(json, "model");
     if (const Json* latency = member(json, "latency_s"); latency && latency->is_number())
       response.latency_seconds = latency->get<double>();

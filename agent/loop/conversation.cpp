@@ -1,5 +1,6 @@
 #include "agent/loop/conversation.h"
 
+#include "agent/llm/accounting.h"
 #include "agent/llm/chat_json.h"
 #include "agent/llm/text_tools.h"
 #include "agent/loop/edits.h"
@@ -74,7 +75,7 @@ std::optional<Error> Conversation::call_model(llm::ChatResponse& response, std::
   Json event = llm::model_call_event(seq, role_, request_, response);
   event["iteration"] = iteration_;
   if (auto st = s_.events->emit(event); !st) return st.error();
-  s_.ledger->record(role_, response);
+  s_.ledger->record(role_, response, &request_);
   return std::nullopt;
 }
 

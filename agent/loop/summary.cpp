@@ -54,6 +54,7 @@ Json make_summary(const Benchmark& bench, const RunOutcome& outcome,
           {"usage",
            {{"input_tokens", tokens.input_tokens},
             {"output_tokens", tokens.output_tokens},
+            {"tokens_estimated", tokens.estimated},
             {"cost_usd", ledger.cost_usd()},
             {"calls", ledger.calls().size()}}}};
 }

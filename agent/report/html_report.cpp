@@ -149,8 +149,10 @@ std::string summary_table(const RunView& v) {
 std::string iterations(const RunView& v) {
   std::string out;
   for (const auto& it : v.iterations) {
-    out += fmt::format("<h2>Iteration {} (from {}, {:.1f}k tokens)</h2>", it.number,
-                       escape(it.best_before), (it.input_tokens + it.output_tokens) / 1000.0);
+    out += fmt::format("<h2>Iteration {} (from {}, {}{:.1f}k tokens{})</h2>", it.number,
+                       escape(it.best_before), it.tokens_estimated ? "~" : "",
+                       (it.input_tokens + it.output_tokens) / 1000.0,
+                       it.tokens_estimated ? ", estimated" : "");
     if (!it.analysis.empty()) out += "<h3>Analyst</h3><pre>" + escape(it.analysis) + "</pre>";
     for (const auto& c : v.candidates) {
       if (c.iteration != it.number) continue;

@@ -2,6 +2,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "agent/llm/accounting.h"
+#include "agent/llm/chat_json.h"
 #include "agent/record/events.h"
 #include "util/files.h"
 #include "util/json.h"
@@ -18,15 +20,26 @@ IterationView& iteration_of(RunView& view, int number) {
   return view.iterations.back();
 }
 
+// A recorded call's tokens as the backend reported them, or estimated as the run's ledger did
+// when it reported none.
+llm::Usage recorded_usage(const Json& event) {
+  auto response = llm::response_from_json(json_member(event, "response"));
+  if (!response) return {};
+  if (response->usage.total() > 0) return response->usage;
+  auto request = llm::request_from_json(json_member(event, "request"));
+  return request ? llm::estimate_usage(*request, *response) : llm::Usage{};
+}
+
 void apply_event(RunView& view, const Json& e) {
   const std::string type = e.value("type", "");
   if (type == "iteration") {
     iteration_of(view, e.value("iteration", 0)).best_before = e.value("best", "");
   } else if (type == "model_call") {
     IterationView& it = iteration_of(view, e.value("iteration", 0));
-    const Json usage = json_member(e, "response").value("usage", Json::object());
-    it.input_tokens += usage.value("input_tokens", 0);
-    it.output_tokens += usage.value("output_tokens", 0);
+    const llm::Usage usage = recorded_usage(e);
+    it.input_tokens += usage.input_tokens;
+    it.output_tokens += usage.output_tokens;
+    it.tokens_estimated = it.tokens_estimated || usage.estimated;
     if (e.value("role", "") == "analyst" &&
         json_member(e, "response").value("tool_calls", Json::array()).empty())
       it.analysis = json_member(e, "response").value("text", "");

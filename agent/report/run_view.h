@@ -32,6 +32,8 @@ struct IterationView {
   std::string analysis;  ///< The analyst's final answer.
   int64_t input_tokens = 0;
   int64_t output_tokens = 0;
+  bool tokens_estimated =
+      false;             ///< Some calls reported no usage: counted at 4 characters a token.
   std::string roofline;  ///< The roofline tool's text for the best, when it ran.
 };
 

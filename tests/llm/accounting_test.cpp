@@ -89,6 +89,26 @@ TEST(UsageLedgerTest, UnpricedModelsAreNamed) {
   EXPECT_NE(ledger.summary().find("no price for mystery-1"), std::string::npos);
 }
 
+TEST(UsageLedgerTest, ABackendThatReportsNoUsageIsCountedAtFourCharactersATokenAndSaysSo) {
+  ChatRequest request;
+  request.system = std::string(400, 's');
+  request.messages = {user_message(std::string(396, 'u'))};
+  ChatResponse response;  // manual and exec report no usage.
+  response.text = std::string(80, 'a');
+  response.tool_calls = {{"c1", "submit", std::string(15, 'x'), ""}};
+  UsageLedger ledger(table());
+  const CallRecord& call = ledger.record("optimizer", response, &request);
+  EXPECT_EQ(call.usage.input_tokens, 199);  // 796 characters.
+  EXPECT_EQ(call.usage.output_tokens, 26);  // 80 + 6 + 15 characters, rounded up.
+  EXPECT_TRUE(call.usage.estimated);
+  EXPECT_NE(ledger.summary().find("(estimated at 4 characters a token)"), std::string::npos)
+      << ledger.summary();
+  // A reported usage is kept as reported, and a budget counts the estimates.
+  ledger.record("analyst", answered("gpt-4o", 10, 5), &request);
+  EXPECT_EQ(ledger.total(), (Usage{209, 31, true}));
+  EXPECT_EQ(Budget({200, 0, 0}).tokens_left(ledger), 0);
+}
+
 TEST(BudgetTest, TokenLimitStopsTheRunWithTheReason) {
   UsageLedger ledger(table());
   Budget budget({1000, 0, 0});
