@@ -34,22 +34,25 @@ class ReadFileTool : public Tool {
   std::string description() const override {
     return "Read one of the benchmark's files: kernel.h (the fixed interface), the original kernel "
            "file, the driver (how inputs are made and the kernel is called), benchmark.json "
-           "(sizes, "
-           "tolerance), or 'current' (the current best kernel).";
+           "(sizes, tolerance), 'current' (the current best kernel), or a correct candidate by "
+           "its id (0003).";
   }
   Json schema() const override {
-    return {
-        {"type", "object"},
-        {"properties",
-         {{"path",
-           {{"type", "string"},
-            {"description", "kernel.h, original.cpp, driver.cpp, benchmark.json or current"}}}}},
-        {"required", {"path"}}};
+    return {{"type", "object"},
+            {"properties",
+             {{"path",
+               {{"type", "string"},
+                {"description",
+                 "kernel.h, original.cpp, driver.cpp, benchmark.json, current, or a correct "
+                 "candidate's id such as 0003"}}}}},
+            {"required", {"path"}}};
   }
   ToolResult call(const Json& args, ToolContext& ctx) override {
     const std::string path = args.value("path", "");
     const Benchmark& b = *ctx.benchmark;
     if (path == "current" || path == "best") return text_result(ctx.current_source);
+    if (auto it = ctx.candidates.find(path); it != ctx.candidates.end())
+      return text_result(it->second);
     for (const auto& allowed : {std::string("kernel.h"), b.kernel_file(), b.driver_file(),
                                 std::string("benchmark.json")}) {
       if (path != allowed) continue;
@@ -57,8 +60,10 @@ class ReadFileTool : public Tool {
       if (!content) return tool_error(content.error().message);
       return text_result(allowed == "benchmark.json" ? public_manifest(*content) : *content);
     }
+    std::string ids;
+    for (const auto& [id, source] : ctx.candidates) ids += ", " + id;
     return tool_error("'" + path + "' is not readable; choose kernel.h, " + b.kernel_file() + ", " +
-                      b.driver_file() + ", benchmark.json or current");
+                      b.driver_file() + ", benchmark.json, current" + ids);
   }
 
  private:
@@ -165,8 +170,8 @@ std::vector<std::string> analyst_tools(const ToolRegistry& registry) {
 
 std::vector<std::string> optimizer_tools(const ToolRegistry& registry) {
   std::vector<std::string> names;
-  for (const char* name :
-       {"read_file", "compile", "run_tests", "benchmark", "search_knowledge", kSubmitTool})
+  for (const char* name : {"read_file", "compile", "run_tests", "benchmark", "profile",
+                           "search_knowledge", kSubmitTool})
     if (registry.find(name)) names.push_back(name);
   return names;
 }

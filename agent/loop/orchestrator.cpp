@@ -104,6 +104,7 @@ Status Orchestrator::evaluate_candidate(LoopState& state, Attempt attempt,
       !st)
     return st;
   attempt.verdict = read_verdict(evaluation);
+  if (attempt.verdict.correct()) s_.tool_context->candidates[attempt.id] = source;
   const std::string why = decide(state, attempt, source);
   attempt.decision = why;
   if (auto st = s_.events->emit({{"type", "decision"},

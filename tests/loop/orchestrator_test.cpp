@@ -322,6 +322,30 @@ TEST(OrchestratorTest, BothRolesLearnTheToleranceAndTheChecksAndTheErrorsAgainst
       << result;
 }
 
+TEST(OrchestratorTest, EveryCorrectCandidateStaysReadableByItsId) {
+  // 0001 is correct and kept, 0002 is wrong; in iteration 3 the analyst reads both.
+  auto asked = std::make_shared<int>(0);
+  auto submitted = std::make_shared<int>(0);
+  auto script = [asked, submitted](const llm::ChatRequest& r) {
+    const bool third = r.messages[0].content.find("iteration 3 of") != std::string::npos;
+    if (is_analyst(r) && third && r.tool_choice != "none" && *asked < 2)
+      return call("read_file", Json{{"path", ++*asked == 1 ? "0001" : "0002"}}.dump());
+    if (is_analyst(r)) return text("Plan: 1. hoist");
+    return submit(
+        kernel(++*submitted == 2 ? "// WRONG" : "// FAST 1." + std::to_string(*submitted)));
+  };
+  LoopHarness loop(script, config(3));
+  ASSERT_TRUE(loop.run().ok());
+  std::vector<Json> reads;
+  for (const Json& e : loop.events("tool_call"))
+    if (e.value("name", "") == "read_file") reads.push_back(e);
+  ASSERT_EQ(reads.size(), 2u);
+  EXPECT_TRUE(reads[0].value("ok", false));
+  EXPECT_NE(reads[0].value("text", "").find("// FAST 1.1"), std::string::npos) << reads[0].dump();
+  EXPECT_FALSE(reads[1].value("ok", true)) << "an incorrect candidate is not offered";
+  EXPECT_NE(reads[1].value("text", "").find("current, 0001"), std::string::npos) << reads[1].dump();
+}
+
 TEST(OrchestratorTest, ReplayOfTheRecordReproducesEveryEvent) {
   LoopHarness loop(submitting({kernel("// WRONG"), kernel("// FAST 1.5"), kernel("// FAST 2.5")}),
                    config(2));

@@ -28,11 +28,7 @@ class ProfileTool : public Tool {
     return {
         {"type", "object"},
         {"properties",
-         {{"variant",
-           {{"type", "string"},
-            {"enum", {"current", "original"}},
-            {"description",
-             "current: the best kernel so far (default); original: the starting kernel"}}},
+         {{"variant", variant_schema()},
           {"top", {{"type", "integer"}, {"description", "How many lines to list (default 8)"}}}}},
         {"required", Json::array()}};
   }
@@ -44,7 +40,7 @@ class ProfileTool : public Tool {
       return tool_error("profiling needs the local evaluator (this run evaluates elsewhere)");
     const std::string variant = args.value("variant", "current");
     const std::string source = tool_variant_source(variant, context);
-    if (source.empty()) return tool_error("variant must be current or original");
+    if (source.empty()) return unknown_variant(variant, context);
     const int top = std::clamp(args.value("top", 8), 1, 30);
     ProfileOutcome outcome = profile_variant(*local, local->context(), *context.benchmark, source,
                                              variant, CpuProfileOptions{}, top);
@@ -60,11 +56,25 @@ class ProfileTool : public Tool {
 
 std::string tool_variant_source(const std::string& variant, const ToolContext& context) {
   if (variant == "current" && !context.current_source.empty()) return context.current_source;
+  if (auto it = context.candidates.find(variant); it != context.candidates.end()) return it->second;
   if (variant == "current" || variant == "original") {
     auto text = read_file(context.benchmark->kernel_path());
     return text ? *text : std::string();
   }
   return {};
+}
+
+Json variant_schema() {
+  return {{"type", "string"},
+          {"description",
+           "current: the best kernel so far (default); original: the starting kernel; or the id "
+           "of a correct candidate, such as 0003"}};
+}
+
+ToolResult unknown_variant(const std::string& variant, const ToolContext& context) {
+  std::string known = "current, original";
+  for (const auto& [id, source] : context.candidates) known += ", " + id;
+  return tool_error("no variant '" + variant + "': choose one of " + known);
 }
 
 std::unique_ptr<Tool> make_profile_tool() {

@@ -3,6 +3,7 @@
 // for the run record. Tools are registered in one place (registry.h).
 #pragma once
 
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -21,6 +22,8 @@ struct ToolContext {
   const Benchmark* benchmark = nullptr;
   /// The kernel file the model is working from (the current best candidate).
   std::string current_source;
+  /// Every correct candidate's kernel file by id ("0003"): readable and profilable by the model.
+  std::map<std::string, std::string> candidates;
   /// Builds and evaluates candidates (never null inside a run).
   EvaluationExecutor* executor = nullptr;
 };

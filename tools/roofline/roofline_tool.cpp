@@ -33,11 +33,7 @@ class RooflineTool : public Tool {
                 {"description",
                  "host (default) or a GPU: rtx3080, a100, h100, h200 (static method for other "
                  "hardware)"}}},
-              {"variant",
-               {{"type", "string"},
-                {"enum", {"current", "original"}},
-                {"description",
-                 "current: the best kernel so far (default); original: the starting kernel"}}}}},
+              {"variant", variant_schema()}}},
             {"required", Json::array()}};
   }
 
@@ -50,7 +46,7 @@ class RooflineTool : public Tool {
     request.method = args.value("method", "measured");
     request.variant = args.value("variant", "current");
     request.source = tool_variant_source(request.variant, context);
-    if (request.source.empty()) return tool_error("variant must be current or original");
+    if (request.source.empty()) return unknown_variant(request.variant, context);
     const std::string hardware = args.value("hardware", "host");
     auto machine = roofline_machine(hardware, local->context());
     if (!machine) return tool_error(machine.error().message);
