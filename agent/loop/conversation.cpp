@@ -1,5 +1,7 @@
 #include "agent/loop/conversation.h"
 
+#include <fmt/format.h>
+
 #include "agent/llm/accounting.h"
 #include "agent/llm/chat_json.h"
 #include "agent/llm/text_tools.h"
@@ -118,6 +120,26 @@ bool Conversation::handle_calls(const llm::ChatResponse& response, Turn& turn) {
   return true;
 }
 
+namespace {
+
+// One line for the analyst of a tool call the optimizer made: what it asked, what came back.
+std::string compact_result(const std::string& name, const Json& args, const ToolResult& result) {
+  std::string asked;
+  for (const char* key : {"path", "variant", "query"})
+    if (args.contains(key) && args[key].is_string()) asked = args[key].get<std::string>();
+  if (args.contains("source")) asked = "a kernel file";
+  std::string lines;
+  for (const auto& line : split(result.text, '\n')) {
+    if (trim(line).empty()) continue;
+    if (!lines.empty()) lines += "; ";
+    lines += trim(line);
+    if (lines.size() > 240 || name == "read_file") break;
+  }
+  return fmt::format("- {}({}): {}", name, asked, lines.substr(0, 300));
+}
+
+}  // namespace
+
 std::string Conversation::dispatch(const llm::ToolCall& call, Turn& turn) {
   auto refuse = [&](const std::string& why) {
     ++turn.invalid_calls;
@@ -136,6 +158,8 @@ std::string Conversation::dispatch(const llm::ToolCall& call, Turn& turn) {
   ++turn.tool_calls;
   s_.progress(role_ + ": " + call.name);
   ToolResult result = s_.effects->tool(role_, call.name, *args, *s_.tool_context);
+  if (role_ == "optimizer")
+    s_.optimizer_results.push_back(compact_result(call.name, *args, result));
   if (auto st = s_.events->emit(tool_call_event(role_, iteration_, call.name, *args, result));
       !st) {
     turn.stop = st.error();

@@ -1,5 +1,7 @@
 #include "agent/loop/orchestrator.h"
 
+#include <utility>
+
 #include <fmt/format.h>
 
 #include "agent/loop/roles.h"
@@ -171,6 +173,7 @@ Result<bool> Orchestrator::iterate(LoopState& state, int iteration, RunOutcome& 
     return !stop_with(outcome, "roofline",
                       fmt::format("{} runs at {:.0f}% of its roofline bound, the limit is {:.0f}%",
                                   state.best_id, 100 * state.roof_fraction, 100 * roof));
+  state.optimizer_results = std::exchange(s_.optimizer_results, {});
   Turn analysis = run_analyst(s_, bench_, state, iteration);
   if (analysis.stop) return stop_with(outcome, analysis.stop_rule, analysis.stop->message);
   std::vector<std::unique_ptr<OptimizerSession>> sessions;

@@ -89,6 +89,8 @@ Turn run_analyst(LoopServices& s, const Benchmark& bench, const LoopState& state
   PromptValues values = common_values(bench, state, tools);
   values["remaining"] = remaining_text(s, iteration);
   values["measurements"] = measurements_text(state);
+  values["optimizer_results"] =
+      state.optimizer_results.empty() ? "(none)" : join(state.optimizer_results, "\n");
   values["remarks"] = or_none(state.best.remarks);
   values["profile"] = state.profile;
   values["roofline"] = state.roofline;

@@ -3,6 +3,7 @@
 
 #include <functional>
 #include <string>
+#include <vector>
 
 #include "agent/llm/accounting.h"
 #include "agent/loop/config.h"
@@ -24,7 +25,9 @@ struct LoopServices {
   const PromptSet* prompts = nullptr;
   /// Receives the current step ("analyst", "optimizer 2/3", "evaluating 0004") for display.
   std::function<void(const std::string&)> progress = [](const std::string&) {};
-  int64_t model_calls = 0;           ///< Sequence number of the next model call.
+  int64_t model_calls = 0;  ///< Sequence number of the next model call.
+  /// The optimizer's tool results since the last analysis, one compact line each.
+  std::vector<std::string> optimizer_results;
   int iteration = 0;                 ///< For display.
   std::string best_id = "original";  ///< For display.
   double best_speedup = 1;           ///< For display.

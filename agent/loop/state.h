@@ -33,6 +33,8 @@ struct LoopState {
   std::vector<Attempt> attempts;
   int next_candidate = 1;
   int since_gain = 0;
+  /// The optimizer's tool results of the previous iteration, for the analyst.
+  std::vector<std::string> optimizer_results;
   std::string evidence_for;  ///< Candidate id the profile and roofline below describe.
   std::string profile = "(not profiled)";
   std::string roofline = "(not classified)";

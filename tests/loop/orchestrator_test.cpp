@@ -346,6 +346,27 @@ TEST(OrchestratorTest, EveryCorrectCandidateStaysReadableByItsId) {
   EXPECT_NE(reads[1].value("text", "").find("current, 0001"), std::string::npos) << reads[1].dump();
 }
 
+TEST(OrchestratorTest, TheAnalystSeesTheOptimizersToolResultsOfThePreviousIteration) {
+  auto script = [](const llm::ChatRequest& r) {
+    if (is_analyst(r)) return text("Plan: 1. hoist");
+    if (r.messages.size() == 1)
+      return call("benchmark", Json{{"source", kernel("// FAST 1.7")}}.dump());
+    return submit(kernel("// FAST 1.5"));
+  };
+  LoopHarness loop(script, config(2));
+  ASSERT_TRUE(loop.run().ok());
+  std::vector<std::string> analyst_prompts;
+  for (const Json& c : loop.events("model_call"))
+    if (c.value("role", "") == "analyst")
+      analyst_prompts.push_back(c["request"]["messages"][0].value("content", ""));
+  ASSERT_EQ(analyst_prompts.size(), 2u);
+  EXPECT_NE(analyst_prompts[0].find("previous iteration\n(none)"), std::string::npos);
+  EXPECT_NE(analyst_prompts[1].find("- benchmark(a kernel file): verdict: faster; speedup over "
+                                    "the original: 1.700x"),
+            std::string::npos)
+      << analyst_prompts[1];
+}
+
 TEST(OrchestratorTest, ReplayOfTheRecordReproducesEveryEvent) {
   LoopHarness loop(submitting({kernel("// WRONG"), kernel("// FAST 1.5"), kernel("// FAST 2.5")}),
                    config(2));
