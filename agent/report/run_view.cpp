@@ -22,21 +22,24 @@ IterationView& iteration_of(RunView& view, int number) {
 
 // A recorded call's tokens as the backend reported them, or estimated as the run's ledger did
 // when it reported none.
-llm::Usage recorded_usage(const Json& event) {
+Result<llm::Usage> recorded_usage(const Json& event) {
   auto response = llm::response_from_json(json_member(event, "response"));
-  if (!response) return {};
+  if (!response) return fail("its response: " + response.error().message);
   if (response->usage.total() > 0) return response->usage;
   auto request = llm::request_from_json(json_member(event, "request"));
   return request ? llm::estimate_usage(*request, *response) : llm::Usage{};
 }
 
-void apply_event(RunView& view, const Json& e) {
+// Adds one event to the view; a field of the wrong type throws Json::exception.
+Status apply_event(RunView& view, const Json& e) {
   const std::string type = e.value("type", "");
   if (type == "iteration") {
     iteration_of(view, e.value("iteration", 0)).best_before = e.value("best", "");
   } else if (type == "model_call") {
     IterationView& it = iteration_of(view, e.value("iteration", 0));
-    const llm::Usage usage = recorded_usage(e);
+    auto recorded = recorded_usage(e);
+    if (!recorded) return recorded.error();
+    const llm::Usage& usage = *recorded;
     it.input_tokens += usage.input_tokens;
     it.output_tokens += usage.output_tokens;
     it.tokens_estimated = it.tokens_estimated || usage.estimated;
@@ -76,6 +79,7 @@ void apply_event(RunView& view, const Json& e) {
     view.stop_rule = e.value("rule", "");
     view.stop_reason = e.value("reason", "");
   }
+  return {};
 }
 
 }  // namespace
@@ -90,11 +94,13 @@ Result<RunView> load_run_view(const std::filesystem::path& dir) {
   auto events = read_events(record->events_path(), &view.torn);
   if (!events) return events.error();
   for (size_t i = 0; i < events->size(); ++i) {
+    const std::string where = record->events_path().string() + " line " + std::to_string(i + 2);
     try {
-      apply_event(view, (*events)[i]);
+      if (auto applied = apply_event(view, (*events)[i]); !applied)
+        return fail(where + ": an event of an unexpected shape (" + applied.error().message + ")");
     } catch (const Json::exception& error) {  // A field of the wrong type.
-      return fail(record->events_path().string() + " line " + std::to_string(i + 2) +
-                  ": an event of an unexpected shape (" + json_error_text(error.what()) + ")");
+      return fail(where + ": an event of an unexpected shape (" + json_error_text(error.what()) +
+                  ")");
     }
   }
   for (auto& c : view.candidates) {

@@ -21,7 +21,9 @@ TEST(ProfilingToolsTest, SchemasAcceptTheirDefaultsAndRefuseTheHumanVersion) {
     const Json schema = tool->schema();
     EXPECT_TRUE(validate_arguments(schema, Json::object()).ok()) << tool->name();
     EXPECT_TRUE(validate_arguments(schema, {{"variant", "original"}}).ok()) << tool->name();
+    EXPECT_TRUE(validate_arguments(schema, {{"variant", "0003"}}).ok()) << tool->name();
     EXPECT_FALSE(validate_arguments(schema, {{"variant", "human"}}).ok()) << tool->name();
+    EXPECT_FALSE(validate_arguments(schema, {{"variant", "0003/../human"}}).ok()) << tool->name();
     EXPECT_FALSE(tool->description().empty());
   }
   EXPECT_TRUE(validate_arguments(make_roofline_tool()->schema(),

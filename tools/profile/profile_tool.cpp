@@ -66,6 +66,7 @@ std::string tool_variant_source(const std::string& variant, const ToolContext& c
 
 Json variant_schema() {
   return {{"type", "string"},
+          {"pattern", "^(current|original|[0-9]+)$"},
           {"description",
            "current: the best kernel so far (default); original: the starting kernel; or the id "
            "of a correct candidate, such as 0003"}};

@@ -1,6 +1,7 @@
 #include "tools/registry/registry.h"
 
 #include <nlohmann/json.hpp>
+#include <regex>
 #include <stdexcept>
 
 namespace kopt {
@@ -61,6 +62,10 @@ Status validate_arguments(const Json& schema, const Json& arguments) {
       for (const auto& option : property["enum"]) allowed = allowed || option == value;
       if (!allowed) return fail("argument '" + key + "' must be one of " + property["enum"].dump());
     }
+    if (property.contains("pattern") && value.is_string() &&
+        !std::regex_search(value.get<std::string>(),
+                           std::regex(property["pattern"].get<std::string>())))
+      return fail("argument '" + key + "' must match " + property["pattern"].get<std::string>());
   }
   return {};
 }
