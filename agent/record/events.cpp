@@ -87,7 +87,7 @@ Result<std::vector<Json>> read_events(const fs::path& path, bool* torn) {
     if (!event->is_object())
       return fail(path.string() + " line " + std::to_string(number) + ": not a JSON object");
     if (number == 1) {
-      if (event->value("format", "") != kEventsFormat)
+      if (json_member(*event, "format") != Json(kEventsFormat))
         return fail(path.string() + " is not a kopt event log (" + kEventsFormat + ")");
       continue;
     }
