@@ -8,6 +8,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <boost/process.hpp>
 #include <boost/process/extend.hpp>
 #include <cerrno>
@@ -104,6 +105,19 @@ std::string resolve(const std::string& program, const std::map<std::string, std:
   return found.empty() ? program : found;
 }
 
+// Boost.Process 1.74 compares "KEY=" with every entry over the length of "KEY=" when it looks a
+// key up, reading past the end of a shorter entry (AddressSanitizer caught it). Inserting the
+// longest keys first keeps every entry it compares at least that long.
+bp::environment boost_environment(const std::map<std::string, std::string>& variables) {
+  std::vector<const std::pair<const std::string, std::string>*> order;
+  for (const auto& variable : variables) order.push_back(&variable);
+  std::stable_sort(order.begin(), order.end(),
+                   [](auto* a, auto* b) { return a->first.size() > b->first.size(); });
+  bp::environment env;
+  for (const auto* variable : order) env[variable->first] = variable->second;
+  return env;
+}
+
 }  // namespace
 
 std::string ProcessResult::describe() const {
@@ -118,8 +132,7 @@ ProcessResult LocalProcessRunner::run(const ProcessSpec& spec) {
   (void)ignore_sigpipe;
   ProcessResult result;
   const auto start = Clock::now();
-  bp::environment env;
-  for (const auto& [key, value] : spec.env) env[key] = value;
+  bp::environment env = boost_environment(spec.env);
   std::unique_lock<std::mutex> spawning(spawn_mutex);
   bp::pipe pipe;
   bp::pipe input;
