@@ -65,6 +65,16 @@ int run_bench(const Args& args) {
   int failures = 0;
   StatusLine status;
   for (const auto& bench : benches) {
+    if (!bench.has_human) {  // Nothing to judge: said, and not a failure.
+      if (json)
+        all.push_back({{"benchmark", bench.name}, {"human", false}});
+      else if (markdown)
+        fmt::print("| {} | - | - | - | - | - | no human version |\n", bench.name);
+      else
+        fmt::print("{:<20} {:>13} {:>11} {:>9} {:>16} {:>8}  no human version\n", bench.name, "-",
+                   "-", "-", "-", "-");
+      continue;
+    }
     EvalRequest request;
     request.source = load_variant(bench, "human").source;
     request.label = "human";

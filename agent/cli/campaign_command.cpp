@@ -56,9 +56,10 @@ int run_campaign(const Args& args) {
                                  report->dir.filename().string()));
     } else {
       const Json& s = report->outcome.summary;
-      rows.push_back(fmt::format("{:<18} {:>9.4g} ms {:>30} {:>30} {:>8}  {}", bench.name,
-                                 s["original"].value("ms", 0.0), cell(s["human"]), cell(s["best"]),
-                                 versus_human(s["versus_human"]), report->dir.filename().string()));
+      rows.push_back(fmt::format(
+          "{:<18} {:>9.4g} ms {:>30} {:>30} {:>8}  {}", bench.name, s["original"].value("ms", 0.0),
+          s["human"].is_null() ? "no human version" : cell(s["human"]), cell(s["best"]),
+          versus_human(s["versus_human"]), report->dir.filename().string()));
     }
     std::fprintf(stderr, "%s\n", rows.back().c_str());
   }

@@ -49,6 +49,9 @@ Variant load_variant(const Benchmark& bench, const std::string& variant) {
   std::filesystem::path path;
   if (variant == "original")
     path = bench.kernel_path();
+  else if (variant == "human" && !bench.has_human)
+    throw UsageError{"benchmark " + bench.name + " has no human version (no " + bench.human_file() +
+                     ")"};
   else if (variant == "human")
     path = bench.human_path();
   else

@@ -69,8 +69,11 @@ int run_show(const Args& args) {
   const std::string why =
       v.stop_rule.empty() ? v.info.value("status_reason", "") : v.stop_rule + ": " + v.stop_reason;
   fmt::print("status   {}{}\n", v.info.value("status", "?"), why.empty() ? "" : " (" + why + ")");
-  fmt::print("human    {:.4g} ms vs original {:.4g} ms: {}\n\n", v.human.candidate_ms,
-             v.human.original_ms, speedup_text(v.human));
+  if (v.human.status.empty())
+    fmt::print("human    none (original {:.4g} ms)\n\n", v.reference.original_ms);
+  else
+    fmt::print("human    {:.4g} ms vs original {:.4g} ms: {}\n\n", v.human.candidate_ms,
+               v.human.original_ms, speedup_text(v.human));
   fmt::print("{:<5} {:<6} {:<9} {:<13} {:>9} {:>9} {:>22} {:>9} {:>8} {:>8}\n", "ITER", "CAND",
              "FROM", "VERDICT", "MS", "BASE MS", "SPEEDUP [CI]", "GFLOP/s", "GB/s", "TOKENS");
   for (const auto& it : v.iterations) {

@@ -80,7 +80,8 @@ CommandSpec replay_command() {
       {"RUN", "Run folder, name or id", "", false, true},
       {"--reexecute", "Rebuild, re-check and re-time every candidate and compare with the record",
        "", true},
-      {"--timing-budget", "Seconds each re-timing's paired blocks may take after the warm-up", "10"},
+      {"--timing-budget", "Seconds each re-timing's paired blocks may take after the warm-up",
+       "10"},
       {"--out", "Folder of runs (default: $KOPT_RUNS or ./runs)"}};
   for (auto& o : evaluator_options()) options.push_back(o);
   return {"replay",

@@ -20,7 +20,9 @@ void print_outcome(const RunReport& report) {
   fmt::print("run      {}\n", report.dir.string());
   fmt::print("stopped  {}: {}\n", report.outcome.rule, llm::redact_secrets(report.outcome.reason));
   fmt::print("original {:.4g} ms\n", s["original"].value("ms", 0.0));
-  if (human.value("speedup", 0.0) > 0)
+  if (human.is_null())
+    fmt::print("human    none in this benchmark\n");
+  else if (human.value("speedup", 0.0) > 0)
     fmt::print("human    {:.4g} ms, {:.2f}x [{:.2f}, {:.2f}]\n", human.value("ms", 0.0),
                human.value("speedup", 0.0), human.value("ci_low", 0.0),
                human.value("ci_high", 0.0));

@@ -51,8 +51,7 @@ Orchestrator::Orchestrator(const Benchmark& bench, LoopServices& services, const
 
 Status Orchestrator::start(LoopState& state) {
   auto original = read_file(bench_.kernel_path());
-  auto human = read_file(bench_.human_path());
-  if (!original || !human) return fail("cannot read the benchmark's kernel files");
+  if (!original) return original.error();
   state.original_source = state.best_source = *original;
   state.best.status = "original";
   state.best.speedup = 1;
@@ -62,11 +61,31 @@ Status Orchestrator::start(LoopState& state) {
                                  {"config", to_json(*s_.config)}});
       !st)
     return st;
-  s_.progress("timing the human version");
-  Json evaluation = s_.effects->evaluate("human", *human, true);
-  state.human = read_verdict(evaluation);
-  return s_.events->emit(
-      {{"type", "evaluation"}, {"candidate", "human"}, {"evaluation", evaluation}});
+  return evaluate_reference(state);
+}
+
+// The human version against the original, or without one the original against itself: the
+// latter tells a driver that cannot reproduce its own original (an in-place buffer registered
+// as an output, a kernel that is not deterministic) before any model call is spent on it.
+Status Orchestrator::evaluate_reference(LoopState& state) {
+  const std::string label = bench_.has_human ? "human" : "original";
+  auto source = read_file(bench_.has_human ? bench_.human_path() : bench_.kernel_path());
+  if (!source) return source.error();
+  s_.progress(bench_.has_human ? "timing the human version"
+                               : "checking and timing the original against itself");
+  Json evaluation = s_.effects->evaluate(label, *source, true);
+  state.reference = read_verdict(evaluation);
+  if (bench_.has_human) state.human = state.reference;
+  if (auto st = s_.events->emit(
+          {{"type", "evaluation"}, {"candidate", label}, {"evaluation", evaluation}});
+      !st)
+    return st;
+  if (!bench_.has_human && !state.reference.correct())
+    return fail("the original of " + bench_.name + " fails against itself (" +
+                state.reference.status + ": " + state.reference.reason +
+                "); an array the kernel updates in place must be registered with inout(), not "
+                "output(), and the kernel must give the same result on the same inputs");
+  return {};
 }
 
 // Profiles and classifies the best kernel when it changed, through the registered tools.
@@ -250,7 +269,7 @@ bool Orchestrator::stop_rule(const LoopState& state, int iteration, RunOutcome& 
 // The final best against the human version in one alternated evaluation, rather than a ratio
 // of two speedups measured minutes apart.
 Status Orchestrator::compare_with_human(LoopState& state) {
-  if (state.best_id == "original") return {};
+  if (state.best_id == "original" || !bench_.has_human) return {};
   auto human = read_file(bench_.human_path());
   if (!human) return human.error();
   s_.progress("timing " + state.best_id + " against the human version");

@@ -45,6 +45,7 @@ class Orchestrator {
                             const std::string& parent_source);
   Status no_candidate(LoopState& state, Attempt attempt);
   bool stop_rule(const LoopState& state, int iteration, RunOutcome& outcome) const;
+  Status evaluate_reference(LoopState& state);
   Status compare_with_human(LoopState& state);
 
   const Benchmark& bench_;

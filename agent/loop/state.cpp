@@ -35,7 +35,7 @@ std::string history_text(const LoopState& state) {
 std::string measurements_text(const LoopState& s) {
   std::string text;
   if (s.best_id == "original") {
-    text += fmt::format("The original takes {:.4g} ms per call.\n", s.human.original_ms);
+    text += fmt::format("The original takes {:.4g} ms per call.\n", s.reference.original_ms);
   } else {
     text += fmt::format(
         "{} takes {:.4g} ms per call: {:.3f}x over the original (CI [{:.3f}, {:.3f}]).\n",

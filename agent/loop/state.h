@@ -23,7 +23,10 @@ struct Attempt {
 
 struct LoopState {
   std::string original_source;
-  CandidateVerdict human;  ///< Human version against the original.
+  CandidateVerdict human;  ///< Human version against the original; status "" without one.
+  /// The run's first evaluation: the human version's, or the original's against itself when the
+  /// benchmark has no human version. Its original_* figures and work describe the original.
+  CandidateVerdict reference;
   std::string best_id = "original";
   std::string best_source;
   CandidateVerdict best;  ///< speedup 1 while the original is best.

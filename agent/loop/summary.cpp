@@ -36,7 +36,7 @@ Json make_summary(const Benchmark& bench, const RunOutcome& outcome,
     candidates.push_back(c);
   }
   Json best = s.best_id == "original"
-                  ? Json{{"id", "original"}, {"speedup", 1.0}, {"ms", s.human.original_ms}}
+                  ? Json{{"id", "original"}, {"speedup", 1.0}, {"ms", s.reference.original_ms}}
                   : verdict_json(s.best_id, s.best);
   const double human_speedup = s.human.speedup;
   const double best_speedup = best.value("speedup", 1.0);
@@ -44,10 +44,11 @@ Json make_summary(const Benchmark& bench, const RunOutcome& outcome,
   Json versus_human;
   if (s.versus_human) versus_human = verdict_json(s.best_id + " vs human", *s.versus_human);
   return {{"benchmark", bench.name},
-          {"original", {{"ms", s.human.original_ms}}},
-          {"human", verdict_json("human", s.human)},
+          {"original", {{"ms", s.reference.original_ms}}},
+          {"human", s.human.status.empty() ? Json() : verdict_json("human", s.human)},
           {"best", best},
-          {"fraction_of_human_speedup", human_speedup > 0 ? best_speedup / human_speedup : 0.0},
+          {"fraction_of_human_speedup",
+           human_speedup > 0 ? Json(best_speedup / human_speedup) : Json()},
           {"versus_human", versus_human},
           {"candidates", candidates},
           {"stop", {{"rule", outcome.rule}, {"reason", outcome.reason}}},

@@ -78,7 +78,7 @@ std::string trajectory(const RunView& v) {
 }
 
 std::string roofline(const RunView& v, const std::optional<Roofs>& roofs) {
-  const double flops = v.human.flops, bytes = v.human.bytes;
+  const double flops = v.reference.flops, bytes = v.reference.bytes;
   if (flops <= 0 || bytes <= 0)
     return "<p>No roofline: the benchmark's analytic work gives no floating-point operations.</p>";
   const double intensity = flops / bytes;
@@ -89,8 +89,9 @@ std::string roofline(const RunView& v, const std::optional<Roofs>& roofs) {
                true,
                {},
                {}};
-  c.points.push_back({intensity, v.human.original_gflops, 0, 0, "original", "#888", true});
-  c.points.push_back({intensity * 1.15, v.human.gflops, 0, 0, "human", "#d97706", true});
+  c.points.push_back({intensity, v.reference.original_gflops, 0, 0, "original", "#888", true});
+  if (v.human.gflops > 0)
+    c.points.push_back({intensity * 1.15, v.human.gflops, 0, 0, "human", "#d97706", true});
   for (const auto& cand : v.candidates)
     if (cand.verdict.gflops > 0)
       c.points.push_back({intensity / 1.15, cand.verdict.gflops, 0, 0, cand.id,
@@ -121,12 +122,18 @@ std::string summary_table(const RunView& v) {
   out += fmt::format(
       "<tr><td "
       "class=l>original</td><td>{:.4g}</td><td></td><td>1</td><td>{:.3g}</td><td></td></tr>",
-      v.human.original_ms, v.human.original_gflops);
-  out += fmt::format(
-      "<tr><td class=l>human</td><td>{:.4g}</td><td>{:.4g}</td><td>{}</td><td>{:.3g}</td><td>{:.3g}"
-      "</td></tr>",
-      v.human.candidate_ms, v.human.original_ms, speedup_cell(v.human), v.human.gflops,
-      v.human.gbytes_per_s);
+      v.reference.original_ms, v.reference.original_gflops);
+  if (v.human.status.empty())
+    out +=
+        "<tr><td class=l>human</td><td colspan=5 class=l>no human version in this "
+        "benchmark</td></tr>";
+  else
+    out += fmt::format(
+        "<tr><td "
+        "class=l>human</td><td>{:.4g}</td><td>{:.4g}</td><td>{}</td><td>{:.3g}</td><td>{:.3g}"
+        "</td></tr>",
+        v.human.candidate_ms, v.human.original_ms, speedup_cell(v.human), v.human.gflops,
+        v.human.gbytes_per_s);
   for (const auto& c : v.candidates)
     if (c.accepted)
       out += fmt::format(

@@ -66,7 +66,10 @@ Status apply_event(RunView& view, const Json& e) {
     view.candidates.push_back(c);
   } else if (type == "evaluation") {
     const std::string id = e.value("candidate", "");
+    const bool first = view.reference.status.empty();
     if (id == "human") view.human = read_verdict(json_member(e, "evaluation"));
+    if (first && (id == "human" || id == "original"))
+      view.reference = read_verdict(json_member(e, "evaluation"));
     for (auto& c : view.candidates)
       if (c.id == id) {
         c.verdict = read_verdict(json_member(e, "evaluation"));

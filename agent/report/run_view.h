@@ -41,7 +41,10 @@ struct RunView {
   std::filesystem::path dir;
   Json info;
   Json summary;
-  CandidateVerdict human;
+  CandidateVerdict human;  ///< Status "" when the benchmark has no human version.
+  /// The run's first evaluation (the human version's, or the original's against itself): its
+  /// original_* figures and work describe the original.
+  CandidateVerdict reference;
   std::vector<CandidateView> candidates;
   std::vector<IterationView> iterations;
   std::string stop_rule, stop_reason;

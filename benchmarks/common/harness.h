@@ -122,13 +122,15 @@ constexpr DType dtype_of() {
   }
 }
 
-/// A registered output buffer, seen as bytes.
+/// A registered output buffer, seen as bytes. An in/out buffer is also an input: fill() writes
+/// it, the kernel updates it in place, and it is compared like any output afterwards.
 struct OutputView {
   std::string name;
   DType dtype;
   void* data;
   size_t count;
   size_t element_size;
+  bool inout = false;
 };
 
 /// One benchmark instance: owns inputs and outputs for one size. Drivers derive from it.
@@ -156,6 +158,12 @@ class Problem {
   void output(const char* name, std::vector<T>& values) {
     outputs_.push_back({name, dtype_of<T>(), values.data(), values.size(), sizeof(T)});
   }
+  /// Registers a buffer the kernel reads and updates in place; fill() must write all of it.
+  /// It is never poisoned; calls that share one fill each start from that fill's content.
+  template <class T>
+  void inout(const char* name, std::vector<T>& values) {
+    outputs_.push_back({name, dtype_of<T>(), values.data(), values.size(), sizeof(T), true});
+  }
 
  private:
   std::vector<OutputView> outputs_;
@@ -168,9 +176,10 @@ inline constexpr uint64_t kPoisonF64 = 0x7ff8deaddeaddeadULL;
 inline constexpr unsigned char kPoisonByte = 0xA5;
 
 /// Writes poison over every output, so a kernel that skips work cannot pass by leaving an
-/// earlier result in place.
+/// earlier result in place. In/out buffers hold inputs and keep them.
 inline void poison(const std::vector<OutputView>& outputs) {
   for (const auto& out : outputs) {
+    if (out.inout) continue;
     if (out.dtype == DType::f32) {
       auto* p = static_cast<uint32_t*>(out.data);
       for (size_t i = 0; i < out.count; ++i) p[i] = kPoisonF32;
@@ -182,6 +191,26 @@ inline void poison(const std::vector<OutputView>& outputs) {
     }
   }
 }
+
+/// The in/out buffers as one fill left them, for the legacy modes that call the kernel several
+/// times on one fill: restore() before each call gives every call the same inputs, outside the
+/// timed region.
+class Pristine {
+ public:
+  explicit Pristine(const std::vector<OutputView>& outputs) {
+    for (const auto& out : outputs)
+      if (out.inout) {
+        const auto* bytes = static_cast<const unsigned char*>(out.data);
+        copies_.push_back({&out, {bytes, bytes + out.count * out.element_size}});
+      }
+  }
+  void restore() const {
+    for (const auto& [out, bytes] : copies_) std::memcpy(out->data, bytes.data(), bytes.size());
+  }
+
+ private:
+  std::vector<std::pair<const OutputView*, std::vector<unsigned char>>> copies_;
+};
 
 /// The output file: "KOPTOUT1", then records of (label, arrays of (name, dtype, count, bytes)).
 class OutputFile {
@@ -341,14 +370,17 @@ inline std::vector<int64_t> run_time(Problem& problem, const Options& o, OutputF
                                      int& max_threads) {
   Rng rng(o.seeds.front());
   problem.fill(rng);
+  const Pristine pristine(problem.outputs());
   for (int i = 0; i < o.warmup; ++i) {
     poison(problem.outputs());
+    pristine.restore();
     problem.call();
   }
   std::vector<int64_t> samples;
   samples.reserve(o.reps);
   for (int i = 0; i < o.reps; ++i) {
     poison(problem.outputs());
+    pristine.restore();
     const int64_t start = now_ns();
     problem.call();
     const int64_t stop = now_ns();
@@ -418,7 +450,9 @@ int main(int argc, char** argv) {
   } else {
     Rng rng(o.seeds.front());
     problem.fill(rng);
+    const Pristine pristine(problem.outputs());
     for (int i = 0; i < o.reps; ++i) {
+      pristine.restore();
       problem.call();
       if (int t = thread_count(); t > max_threads) max_threads = t;
     }

@@ -48,9 +48,10 @@ Reply scripted_model(const Received& request) {
                       {"content",
                        "Diagnosis: the hot line recomputes invariant work.\nPlan:\n1. Hoist it."}},
                      "stop"))};
-  const std::string source =
-      fixture(user.find("# Benchmark licm") != std::string::npos ? "licm_hoisted.cpp"
-                                                                 : "count_smaller_off_by_one.cpp");
+  const std::string source = fixture(
+      user.find("# Benchmark licm") != std::string::npos       ? "licm_hoisted.cpp"
+      : user.find("# Benchmark seidel1d") != std::string::npos ? "seidel1d_carried.cpp"
+                                                               : "count_smaller_off_by_one.cpp");
   Json call = {{"id", "call_1"},
                {"type", "function"},
                {"function",
@@ -192,6 +193,33 @@ TEST_F(LoopTest, RejectsTheWrongKernelWithItsReason) {
       << candidate.dump();
   ProcessResult replay = kopt({"replay", dir.string()});
   EXPECT_EQ(replay.exit_code, 0) << replay.output;
+}
+
+// seidel1d (tests/fixtures/benchmarks) updates its array in place and has no human version:
+// the run checks the original against itself instead, and every reader says there is none.
+TEST_F(LoopTest, ARunWithoutAHumanVersionSaysSoEverywhere) {
+  std::vector<std::string> args = run_args("seidel1d");
+  args.insert(args.end(),
+              {"--suite", (std::filesystem::path(KOPT_TEST_FIXTURES) / "benchmarks").string()});
+  ProcessResult run = kopt(args);
+  ASSERT_EQ(run.exit_code, 0) << run.output;
+  const auto dir = newest_run("seidel1d");
+  Json summary = summary_of(dir);
+  EXPECT_TRUE(summary["human"].is_null()) << summary.dump(2);
+  EXPECT_TRUE(summary["fraction_of_human_speedup"].is_null());
+  EXPECT_GT(summary["original"]["ms"].get<double>(), 0);
+  EXPECT_EQ(summary["candidates"][0]["status"] != "incorrect", true) << summary.dump(2);
+  const std::string events = read_file(dir / "events.jsonl").value();
+  EXPECT_NE(events.find(R"("candidate":"original")"), std::string::npos)
+      << "the original is evaluated against itself";
+
+  ProcessResult show = kopt({"show", dir.string()});
+  EXPECT_NE(show.output.find("human    none"), std::string::npos) << show.output;
+  ProcessResult replay = kopt({"replay", dir.string()});
+  EXPECT_EQ(replay.exit_code, 0) << replay.output;
+  ProcessResult report = kopt({"report", dir.string()});
+  ASSERT_EQ(report.exit_code, 0) << report.output;
+  EXPECT_NE(read_file(dir / "report.html").value().find("no human version"), std::string::npos);
 }
 
 TEST_F(LoopTest, KilledRunResumesLosingNothing) {

@@ -138,10 +138,12 @@ Result<Benchmark> load_benchmark(const fs::path& dir) {
     return fail(manifest_path.string() + ": " + st.error().message);
   Hasher hasher;
   hasher.add_file(manifest_path);
-  for (const auto& file : {b.header_path(), b.kernel_path(), b.human_path(), b.driver_path()}) {
+  for (const auto& file : {b.header_path(), b.kernel_path(), b.driver_path()}) {
     if (!fs::exists(file)) return fail("benchmark " + b.name + ": missing file " + file.string());
     hasher.add_file(file);
   }
+  b.has_human = fs::exists(b.human_path());
+  if (b.has_human) hasher.add_file(b.human_path());
   if (b.name != dir.filename().string())
     return fail(manifest_path.string() + ": name '" + b.name + "' differs from its folder's name");
   b.hash = hasher.hex();

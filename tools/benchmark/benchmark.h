@@ -42,6 +42,8 @@ struct Benchmark {
   /// The driver's edge cases, in the order of its fill_edge(k) ("domain.edges").
   std::vector<std::string> edge_cases;
   std::string hash;  ///< Digest of the manifest and every fixed file.
+  /// A human-optimized version (human.cpp or human.cu) is there to compare with; it is optional.
+  bool has_human = false;
 
   /// "original.cpp" or "original.cu": the only file a candidate replaces.
   std::string kernel_file() const;

@@ -173,11 +173,16 @@ void compare_array(const ArrayView& c, const ArrayView& r, double rtol, double a
   }
   if (!any_bad || !result.ok) return;
   result.ok = false;
-  const std::string where = fmt::format(
+  std::string where = fmt::format(
       "output '{}' differs at {} of {} elements (first at index {}: got {}, expected {})", r.name,
       result.mismatches, r.count, first_bad,
       is_poison(c, first_bad) ? "never written" : show(value_at(c, first_bad)),
       show(value_at(r, first_bad)));
+  if (is_poison(r, first_bad) || (is_float(r.dtype) && std::isnan(value_at(r, first_bad))))
+    where += fmt::format(
+        " (the original's own output is {} there: a driver whose kernel reads '{}' before "
+        "writing it registers it with inout(), not output(); see docs/benchmarks.md)",
+        is_poison(r, first_bad) ? "never written" : "NaN", r.name);
   if (unwritten) {
     result.category = "unwritten";
     result.reason =
