@@ -1,11 +1,13 @@
 #include "util/file_lock.h"
 
 #include <fcntl.h>
+#include <signal.h>
 #include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdlib>
 #include <cstring>
 #include <utility>
 
@@ -81,6 +83,14 @@ Result<FileLock> FileLock::lock(const fs::path& path, const std::string& note,
   held.fd_ = *fd;
   write_holder(held.fd_, note);
   return held;
+}
+
+bool FileLock::holder_alive(const fs::path& path) {
+  auto text = read_file(path);
+  if (!text || !starts_with(*text, "pid ")) return false;
+  const long pid = std::strtol(text->c_str() + 4, nullptr, 10);
+  if (pid <= 0) return false;
+  return ::kill(static_cast<pid_t>(pid), 0) == 0 || errno == EPERM;
 }
 
 std::string FileLock::holder(const fs::path& path) {

@@ -29,6 +29,10 @@ class FileLock {
                                const std::function<void(const std::string&)>& waiting);
   /// The holder's line as written in the file ("pid N: NOTE"), or "another process".
   static std::string holder(const std::filesystem::path& path);
+  /// False when the process the holder line names ("pid N: ...") no longer exists, or the file
+  /// names none: whatever it was doing under the lock ended without it (a Ctrl-C, kill -9).
+  /// Reads only; takes no lock. A pid reused since reads as alive.
+  static bool holder_alive(const std::filesystem::path& path);
 
   /// True while this object holds a lock.
   bool held() const { return fd_ >= 0; }

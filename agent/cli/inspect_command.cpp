@@ -33,7 +33,7 @@ Result<std::string> run_row(const std::filesystem::path& dir) {
   };
   try {
     return fmt::format("{:<18} {:<22} {:<11} {:>10} {:>10}", info["benchmark"].value("name", "?"),
-                       info["config"].value("llm", "?").substr(0, 22), info.value("status", "?"),
+                       info["config"].value("llm", "?").substr(0, 22), record->status(),
                        speed("best"), speed("human"));
   } catch (const Json::exception&) {
     return fail((dir / "run.json").string() + ": a field has the wrong type");
@@ -68,7 +68,13 @@ int run_show(const Args& args) {
              v.info["benchmark"].value("name", "?"), v.info["config"].value("llm", "?"));
   const std::string why =
       v.stop_rule.empty() ? v.info.value("status_reason", "") : v.stop_rule + ": " + v.stop_reason;
-  fmt::print("status   {}{}\n", v.info.value("status", "?"), why.empty() ? "" : " (" + why + ")");
+  if (v.status == "stopped")
+    fmt::print(
+        "status   stopped before it finished (Ctrl-C or killed); kopt resume {} continues "
+        "it\n",
+        v.dir.filename().string());
+  else
+    fmt::print("status   {}{}\n", v.status, why.empty() ? "" : " (" + why + ")");
   if (v.human.status.empty())
     fmt::print("human    none (original {:.4g} ms)\n\n", v.reference.original_ms);
   else

@@ -13,6 +13,7 @@
 #include "sandbox/sandbox.h"
 #include "tools/eval/evaluator.h"
 #include "tools/eval/toolchain.h"
+#include "util/interrupt_notice.h"
 #include "util/paths.h"
 
 namespace kopt {
@@ -130,6 +131,8 @@ Result<RunOutcome> run_loop(Orchestrator& orchestrator, const fs::path& events) 
 
 Result<RunReport> drive(Assembly& a, RunRecord& record, Effects& effects, EventStream& stream,
                         const StatusFn& status) {
+  const InterruptNotice notice("kopt: stopped; the record keeps everything so far: kopt resume " +
+                               record.dir().filename().string() + " continues the run");
   LoopServices services = services_for(a, effects, stream);
   show_progress(services, status);
   Orchestrator orchestrator(a.bench, services, &record);

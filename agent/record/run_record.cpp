@@ -85,6 +85,12 @@ Result<RunRecord> RunRecord::open(const fs::path& dir) {
   return record;
 }
 
+std::string RunRecord::status() const {
+  const std::string recorded = info_.value("status", "?");
+  if (recorded == "running" && !lock_ && !FileLock::holder_alive(dir_ / "lock")) return "stopped";
+  return recorded;
+}
+
 Status RunRecord::lock_for_writing(const std::string& command) {
   if (lock_) return {};
   auto lock = FileLock::try_lock(dir_ / "lock", command);

@@ -48,6 +48,9 @@ class RunRecord {
     return dir_ / "candidates" / id;
   }
   const Json& info() const { return info_; }
+  /// run.json's status, except that a "running" run whose writer is gone (stopped by Ctrl-C or
+  /// killed) reads "stopped": `kopt resume` continues it.
+  std::string status() const;
 
   /// Updates run.json's status ("running", "finished", "interrupted", "failed") and its reason.
   Status set_status(const std::string& status, const std::string& reason);

@@ -189,7 +189,7 @@ std::string render_html_report(const RunView& v, const std::optional<Roofs>& roo
   html += fmt::format(
       "<h1>kopt run {}</h1><p>Benchmark <b>{}</b>, model <code>{}</code>, status {}{}.</p>",
       escape(id), escape(v.info["benchmark"].value("name", "?")),
-      escape(v.info["config"].value("llm", "?")), escape(v.info.value("status", "?")),
+      escape(v.info["config"].value("llm", "?")), escape(v.status),
       v.stop_rule.empty() ? "" : " (" + escape(v.stop_rule + ": " + v.stop_reason) + ")");
   html += summary_table(v) + trajectory(v) + roofline(v, roofs) + iterations(v);
   return html + "</body></html>\n";

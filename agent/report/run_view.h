@@ -40,6 +40,7 @@ struct IterationView {
 struct RunView {
   std::filesystem::path dir;
   Json info;
+  std::string status;  ///< RunRecord::status(): "stopped" for a run whose writer is gone.
   Json summary;
   CandidateVerdict human;  ///< Status "" when the benchmark has no human version.
   /// The run's first evaluation (the human version's, or the original's against itself): its

@@ -6,6 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <fcntl.h>
 #include <signal.h>
 #include <spawn.h>
 #include <sys/wait.h>
@@ -93,6 +94,9 @@ class LoopTest : public ::testing::Test {
   static Json summary_of(const std::filesystem::path& run) {
     return read_json_file(run / "summary.json").value();
   }
+
+  std::pair<pid_t, std::filesystem::path> start_and_wait_for_a_candidate(
+      const std::filesystem::path& stderr_file);
 
   std::unique_ptr<FakeApiServer> server_;
   std::unique_ptr<TempDir> runs_;
@@ -222,9 +226,10 @@ TEST_F(LoopTest, ARunWithoutAHumanVersionSaysSoEverywhere) {
   EXPECT_NE(read_file(dir / "report.html").value().find("no human version"), std::string::npos);
 }
 
-TEST_F(LoopTest, KilledRunResumesLosingNothing) {
-  // Start a run in a process group of its own and SIGKILL the whole group while the first
-  // candidate is being evaluated (its "candidate" event is on disk, its evaluation is not).
+// Starts `kopt ARGS` in a process group of its own, its stderr in `stderr_file`, and waits until
+// the run's first candidate is on disk (its evaluation is not yet). Returns the pid and the run.
+std::pair<pid_t, std::filesystem::path> LoopTest::start_and_wait_for_a_candidate(
+    const std::filesystem::path& stderr_file) {
   std::vector<std::string> args = {KOPT_BINARY,
                                    "run",
                                    "licm",
@@ -249,8 +254,13 @@ TEST_F(LoopTest, KilledRunResumesLosingNothing) {
   posix_spawnattr_init(&attributes);
   posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETPGROUP);
   posix_spawnattr_setpgroup(&attributes, 0);
+  posix_spawn_file_actions_t files;
+  posix_spawn_file_actions_init(&files);
+  posix_spawn_file_actions_addopen(&files, 2, stderr_file.c_str(), O_WRONLY | O_CREAT | O_TRUNC,
+                                   0644);
   pid_t pid = 0;
-  ASSERT_EQ(posix_spawn(&pid, KOPT_BINARY, nullptr, &attributes, argv.data(), envp.data()), 0);
+  EXPECT_EQ(posix_spawn(&pid, KOPT_BINARY, &files, &attributes, argv.data(), envp.data()), 0);
+  posix_spawn_file_actions_destroy(&files);
   posix_spawnattr_destroy(&attributes);
   std::filesystem::path dir;
   for (int waited = 0; waited < 3000; ++waited) {
@@ -261,6 +271,12 @@ TEST_F(LoopTest, KilledRunResumesLosingNothing) {
       break;
     usleep(20000);
   }
+  return {pid, dir};
+}
+
+TEST_F(LoopTest, KilledRunResumesLosingNothing) {
+  // SIGKILL the run's whole process group while the first candidate is being evaluated.
+  auto [pid, dir] = start_and_wait_for_a_candidate(runs_->path() / "stderr.txt");
   ::kill(-pid, SIGKILL);
   int status = 0;
   waitpid(pid, &status, 0);
@@ -268,6 +284,12 @@ TEST_F(LoopTest, KilledRunResumesLosingNothing) {
   ASSERT_FALSE(dir.empty());
   EXPECT_EQ(read_json_file(dir / "run.json").value()["status"], "running");
   const size_t before = read_file(dir / "events.jsonl").value().size();
+  ProcessResult show = kopt({"show", dir.string()});
+  EXPECT_NE(show.output.find("status   stopped before it finished"), std::string::npos)
+      << show.output;
+  EXPECT_NE(show.output.find("kopt resume " + dir.filename().string()), std::string::npos);
+  ProcessResult runs = kopt({"runs"});
+  EXPECT_NE(runs.output.find("stopped"), std::string::npos) << runs.output;
 
   ProcessResult resumed = kopt({"resume", dir.string()});
   ASSERT_EQ(resumed.exit_code, 0) << resumed.output;
@@ -276,6 +298,24 @@ TEST_F(LoopTest, KilledRunResumesLosingNothing) {
   EXPECT_TRUE(std::filesystem::exists(dir / "candidates" / "0001" / "evaluation.json"));
   ProcessResult replay = kopt({"replay", dir.string()});
   EXPECT_EQ(replay.exit_code, 0) << replay.output;
+}
+
+TEST_F(LoopTest, CtrlCSaysHowToResume) {
+  const auto stderr_file = runs_->path() / "stderr.txt";
+  auto [pid, dir] = start_and_wait_for_a_candidate(stderr_file);
+  ::kill(-pid, SIGINT);  // As a terminal's Ctrl-C does: the whole foreground group.
+  int status = 0;
+  waitpid(pid, &status, 0);
+  ASSERT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGINT)
+      << "kopt ends by the signal, as an interrupted program should";
+  ASSERT_FALSE(dir.empty());
+  EXPECT_NE(read_file(stderr_file)
+                .value()
+                .find("kopt resume " + dir.filename().string() + " continues the run"),
+            std::string::npos)
+      << read_file(stderr_file).value();
+  EXPECT_NE(kopt({"show", dir.string()}).output.find("stopped before it finished"),
+            std::string::npos);
 }
 
 }  // namespace kopt

@@ -77,9 +77,12 @@ TEST(FileLockTest, ALockIsFreeOnceItsHolderIsKilled) {
   ASSERT_FALSE(refused.ok());
   EXPECT_NE(refused.error().message.find("pid " + std::to_string(pid) + ": child"),
             std::string::npos);
+  EXPECT_TRUE(FileLock::holder_alive(path));
   ::kill(pid, SIGKILL);
   ::waitpid(pid, nullptr, 0);
+  EXPECT_FALSE(FileLock::holder_alive(path)) << "a reader sees the holder is gone";
   EXPECT_TRUE(FileLock::try_lock(path, "parent").ok());
+  EXPECT_TRUE(FileLock::holder_alive(path));
 }
 
 TEST_F(TimingLeaseTest, TwoProcessesNeverTimeAtOnce) {
