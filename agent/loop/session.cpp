@@ -113,8 +113,13 @@ void show_progress(LoopServices& s, const StatusFn& status) {
   s.progress = [&s, status](const std::string& step) {
     if (!status) return;
     const double tokens = static_cast<double>(s.ledger->total().total());
-    status(fmt::format("iteration {}/{} · {} · {:.1f}k tokens · best {} {:.2f}x", s.iteration,
-                       s.config->iterations, step, tokens / 1000, s.best_id, s.best_speedup));
+    std::string rate;  // How fast the model wrote its last answer.
+    if (const auto& calls = s.ledger->calls(); !calls.empty() && calls.back().latency_seconds > 0)
+      rate = fmt::format(" (last answer {:.0f} tok/s)",
+                         calls.back().usage.output_tokens / calls.back().latency_seconds);
+    status(fmt::format("iteration {}/{} · {} · {:.1f}k tokens{} · best {} {:.2f}x", s.iteration,
+                       s.config->iterations, step, tokens / 1000, rate, s.best_id,
+                       s.best_speedup));
   };
 }
 
