@@ -18,7 +18,9 @@ std::vector<Benchmark> chosen_benchmarks(const Args& args) {
   if (args.flag("all")) {
     const std::filesystem::path suite =
         args.has("suite") ? std::filesystem::path(args.get("suite")) : default_suite();
-    for (auto& bench : list_benchmarks(suite)) {
+    auto found = list_benchmarks(suite);
+    if (found.empty()) throw UsageError{"no benchmarks under " + suite.string()};
+    for (auto& bench : found) {
       if (!bench) throw UsageError{bench.error().message};
       chosen.push_back(std::move(*bench));
     }

@@ -92,6 +92,12 @@ CLI::App* find_or_add(CLI::App& root, const std::vector<std::string>& path,
   return app;
 }
 
+bool is_number(const std::string& text) {
+  char* end = nullptr;
+  (void)std::strtod(text.c_str(), &end);
+  return end && *end == '\0' && end != text.c_str();
+}
+
 void bind_option(CLI::App& app, Binding& b) {
   const OptionSpec& o = *b.spec;
   CLI::Option* option;
@@ -102,6 +108,8 @@ void bind_option(CLI::App& app, Binding& b) {
   } else {
     option = app.add_option(o.name, b.value, o.help);
     if (!o.default_value.empty()) option->default_str(o.default_value);
+    // Values are read (and range-checked) when used; the help says which ones are numbers.
+    if (!o.default_value.empty() && is_number(o.default_value)) option->type_name("NUMBER");
   }
   if (!o.env.empty()) option->envname(o.env);
   if (o.required) option->required();

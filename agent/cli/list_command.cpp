@@ -10,10 +10,14 @@ namespace {
 int run_list(const Args& args) {
   const std::filesystem::path suite =
       args.has("suite") ? std::filesystem::path(args.get("suite")) : default_suite();
+  const auto benches = list_benchmarks(suite);
+  if (benches.empty())
+    throw UsageError{"no benchmarks under " + suite.string() +
+                     (std::filesystem::is_directory(suite) ? "" : " (no such folder)")};
   int broken = 0;
   const bool paths = args.flag("paths");
   std::printf("%-22s %-7s %s\n", "BENCHMARK", "LANG", paths ? "FOLDER" : "SUMMARY");
-  for (const auto& bench : list_benchmarks(suite)) {
+  for (const auto& bench : benches) {
     if (!bench) {
       std::fprintf(stderr, "kopt list: %s\n", bench.error().message.c_str());
       ++broken;

@@ -153,6 +153,8 @@ std::vector<BadInput> corpus() {
       {{"runs", "--out", "@/runs"}, F, "unreadable: not a kopt run", false},
       // The command line itself.
       {{"bogus-command"}, U, "(see kopt --help)"},
+      {{"list", "--suite", "/nonexistent"}, U, "no benchmarks under /nonexistent (no such folder)"},
+      {{"bench", "--all", "--suite", "@/runs"}, U, "no benchmarks under"},
       {{"run"}, U, "BENCH is required"},
       {{"run", "licm", "--bogus-option"}, U, "--bogus-option"},
       {{"eval", "licm", "extra", "arguments"}, U, "extra"},
