@@ -22,7 +22,8 @@ Json to_json(const RunConfig& c) {
           {"optimizer_tool_rounds", c.optimizer_tool_rounds},
           {"no_code_retries", c.no_code_retries},
           {"repair_attempts", c.repair_attempts},
-          {"edit_format", c.edit_format}};
+          {"edit_format", c.edit_format},
+          {"promotion", c.promotion}};
 }
 
 std::string default_edit_format(const std::string& llm_spec) {
@@ -52,6 +53,10 @@ Result<RunConfig> config_from_json(const Json& j) {
     c.no_code_retries = j.value("no_code_retries", c.no_code_retries);
     c.repair_attempts = j.value("repair_attempts", c.repair_attempts);
     c.edit_format = j.value("edit_format", c.edit_format);
+    c.promotion = j.value("promotion", std::string("interval"));  // Absent: an older record.
+    if (c.promotion != "head-to-head" && c.promotion != "interval")
+      return fail("run configuration: promotion must be head-to-head or interval, not '" +
+                  c.promotion + "'");
   } catch (const Json::exception& e) {
     // what() starts "[json.exception.type.N] "; the reader wants only what is wrong.
     const std::string what = e.what();

@@ -34,6 +34,11 @@ struct RunConfig {
   /// How the optimizer is asked to hand in a kernel: "file" (the complete file) or "edits"
   /// (SEARCH/REPLACE blocks applied to the file it was shown). Either is accepted in a reply.
   std::string edit_format = "file";
+  /// How a significant win over the original becomes the best once there is one: "head-to-head"
+  /// (timed against the best in one alternated evaluation, kept when significantly faster than
+  /// it) or "interval" (its interval over the original above the best's point estimate, measured
+  /// at another moment: the rule of records made before head-to-head promotion).
+  std::string promotion = "head-to-head";
 };
 
 /// The edit format a run uses when none is given: edits for the small local model, whole files

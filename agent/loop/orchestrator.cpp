@@ -20,19 +20,41 @@ bool stop_with(RunOutcome& outcome, const std::string& rule, const std::string& 
   return false;
 }
 
-// A candidate becomes the best when it is a significant win over the original and its whole
-// interval lies above the best's speedup: noise alone cannot promote a copy of the best.
-std::string decide(const LoopState& state, Attempt& attempt, const std::string& source) {
-  const CandidateVerdict& v = attempt.verdict;
-  attempt.accepted = false;
+// Whether a correct candidate can become the best at all: a significant win over the original
+// that is not the best itself. Empty when it can; otherwise why not.
+std::string cannot_promote(const LoopState& state, const Attempt& attempt,
+                           const std::string& source) {
   if (source == state.best_source) return "identical to " + state.best_id;
-  if (!v.faster()) return v.status + ": not a significant win over the original";
-  if (state.best_id != "original" && v.ci_low <= state.best.speedup)
+  if (!attempt.verdict.faster())
+    return attempt.verdict.status + ": not a significant win over the original";
+  return {};
+}
+
+// The "interval" rule: the whole interval over the original lies above the best's speedup, so
+// that noise alone cannot promote a copy of the best.
+std::string decide_by_interval(const LoopState& state, Attempt& attempt) {
+  const CandidateVerdict& v = attempt.verdict;
+  attempt.accepted = state.best_id == "original" || v.ci_low > state.best.speedup;
+  if (!attempt.accepted)
     return fmt::format("its interval [{:.2f}, {:.2f}] does not clear {}'s {:.2f}x", v.ci_low,
                        v.ci_high, state.best_id, state.best.speedup);
-  attempt.accepted = true;
   return "a significant win" +
          (state.best_id == "original" ? std::string() : ", clearly faster than " + state.best_id);
+}
+
+// The "head-to-head" rule: timed against the best in one alternated evaluation, where the
+// moment's noise hits both alike; kept when significantly faster than the best.
+std::string decide_head_to_head(const LoopState& state, Attempt& attempt,
+                                const CandidateVerdict& versus_best) {
+  attempt.accepted = versus_best.faster();
+  const std::string measured =
+      fmt::format("{:.2f}x [{:.2f}, {:.2f}] against {} timed head to head", versus_best.speedup,
+                  versus_best.ci_low, versus_best.ci_high, state.best_id);
+  if (attempt.accepted) return "a significant win, faster than the best: " + measured;
+  if (!versus_best.correct())
+    return "the head-to-head against " + state.best_id + " failed: " + versus_best.status + ": " +
+           versus_best.reason;
+  return "not significantly faster than the best: " + measured;
 }
 
 // The fraction of its roofline bound the classified kernel reaches (1 / headroom); 0 when the
@@ -126,7 +148,9 @@ Status Orchestrator::evaluate_candidate(LoopState& state, Attempt attempt,
     return st;
   attempt.verdict = read_verdict(evaluation);
   if (attempt.verdict.correct()) s_.tool_context->candidates[attempt.id] = source;
-  const std::string why = decide(state, attempt, source);
+  auto decided = decide(state, attempt, source);
+  if (!decided) return decided.error();
+  const std::string why = *decided;
   attempt.decision = why;
   if (auto st = s_.events->emit({{"type", "decision"},
                                  {"candidate", attempt.id},
@@ -166,6 +190,24 @@ struct Pending {
   size_t session;
   std::string parent_source;  ///< For its diff; the best may change while it waits.
 };
+
+// Whether the evaluated candidate becomes the best, and why, by the run's promotion rule.
+Result<std::string> Orchestrator::decide(const LoopState& state, Attempt& attempt,
+                                         const std::string& source) {
+  attempt.accepted = false;
+  if (std::string no = cannot_promote(state, attempt, source); !no.empty()) return no;
+  if (state.best_id == "original" || s_.config->promotion == "interval")
+    return decide_by_interval(state, attempt);
+  s_.progress("timing " + attempt.id + " against " + state.best_id);
+  Json evaluation = s_.effects->compare(attempt.id, source, state.best_id, state.best_source);
+  if (auto st = s_.events->emit({{"type", "head_to_head"},
+                                 {"candidate", attempt.id},
+                                 {"baseline", state.best_id},
+                                 {"evaluation", evaluation}});
+      !st)
+    return st.error();
+  return decide_head_to_head(state, attempt, read_verdict(evaluation));
+}
 
 Status Orchestrator::no_candidate(LoopState& state, Attempt attempt) {
   attempt.verdict.status = "no-candidate";

@@ -46,6 +46,7 @@ class Orchestrator {
   Status no_candidate(LoopState& state, Attempt attempt);
   bool stop_rule(const LoopState& state, int iteration, RunOutcome& outcome) const;
   Status evaluate_reference(LoopState& state);
+  Result<std::string> decide(const LoopState& state, Attempt& attempt, const std::string& source);
   Status compare_with_human(LoopState& state);
 
   const Benchmark& bench_;

@@ -118,8 +118,7 @@ void show_progress(LoopServices& s, const StatusFn& status) {
       rate = fmt::format(" (last answer {:.0f} tok/s)",
                          calls.back().usage.output_tokens / calls.back().latency_seconds);
     status(fmt::format("iteration {}/{} · {} · {:.1f}k tokens{} · best {} {:.2f}x", s.iteration,
-                       s.config->iterations, step, tokens / 1000, rate, s.best_id,
-                       s.best_speedup));
+                       s.config->iterations, step, tokens / 1000, rate, s.best_id, s.best_speedup));
   };
 }
 

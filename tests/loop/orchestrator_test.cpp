@@ -82,10 +82,12 @@ TEST(OrchestratorTest, AnIdenticalResubmissionIsNotAGain) {
             std::string::npos);
 }
 
-TEST(OrchestratorTest, ANewBestMustClearTheOldOnesSpeedup) {
+// Records made before head-to-head promotion replay with the rule they were made with.
+TEST(OrchestratorTest, TheIntervalRuleRefusesWhatDoesNotClearTheBestsSpeedup) {
+  RunConfig c = config(3);
+  c.promotion = "interval";
   LoopHarness loop(
-      submitting({kernel("// FAST 2.0"), kernel("// FAST 2.02 "), kernel("// FAST 3.0")}),
-      config(3));
+      submitting({kernel("// FAST 2.0"), kernel("// FAST 2.02 "), kernel("// FAST 3.0")}), c);
   auto outcome = loop.run();
   ASSERT_TRUE(outcome.ok());
   auto decisions = loop.events("decision");
@@ -101,6 +103,33 @@ TEST(OrchestratorTest, ANewBestMustClearTheOldOnesSpeedup) {
             std::string::npos)
       << prompt;
   EXPECT_NE(prompt.find("This is iteration 3 of at most 3."), std::string::npos) << prompt;
+}
+
+// Once there is a best, a significant win over the original is timed against it in one
+// alternated evaluation and kept only when significantly faster than it there.
+TEST(OrchestratorTest, ANewBestMustBeatTheOldOneHeadToHead) {
+  LoopHarness loop(submitting({kernel("// FAST 2.0"), kernel("// FAST 2.02 "),
+                               kernel("// FAST 1.5"), kernel("// FAST 2.5")}),
+                   config(4));
+  auto outcome = loop.run();
+  ASSERT_TRUE(outcome.ok());
+  auto decisions = loop.events("decision");
+  ASSERT_EQ(decisions.size(), 4u);
+  EXPECT_TRUE(decisions[0]["accepted"].get<bool>()) << "the first win needs no head-to-head";
+  EXPECT_FALSE(decisions[1]["accepted"].get<bool>()) << "1% faster head to head is noise";
+  EXPECT_NE(decisions[1]["reason"].get<std::string>().find(
+                "not significantly faster than the best: 1.01x [0.98, 1.04] against 0001"),
+            std::string::npos)
+      << decisions[1]["reason"];
+  EXPECT_FALSE(decisions[2]["accepted"].get<bool>()) << "a win over the original, slower than 0001";
+  EXPECT_TRUE(decisions[3]["accepted"].get<bool>());
+  EXPECT_EQ(outcome->state.best_id, "0004");
+  auto head_to_heads = loop.events("head_to_head");
+  ASSERT_EQ(head_to_heads.size(), 4u) << "0002, 0003 and 0004 against 0001; 0004 against human";
+  EXPECT_EQ(head_to_heads.back()["baseline"], "human");
+  head_to_heads.pop_back();
+  for (const auto& h : head_to_heads) EXPECT_EQ(h["baseline"], "0001");
+  EXPECT_EQ(head_to_heads[2]["candidate"], "0004");
 }
 
 TEST(OrchestratorTest, StopsAtTheTargetSpeedup) {
