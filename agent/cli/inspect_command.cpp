@@ -21,23 +21,38 @@ std::string milliseconds(double ms) {
   return ms > 0 ? fmt::format("{:.4g}", ms) : "-";
 }
 
-// One line of `kopt runs` after the run's name, or why the run cannot be read.
-Result<std::string> run_row(const std::filesystem::path& dir) {
+// One run as `kopt runs` lists it: {run, benchmark, llm, status, best, human, folder}, the
+// last two the summary's (null before the run has one); or why the run cannot be read.
+Result<Json> run_entry(const std::filesystem::path& dir) {
   auto record = RunRecord::open(dir);
   if (!record) return record.error();
   const Json& info = record->info();
   const Json summary = record->summary();
-  auto speed = [&](const char* key) {
-    const Json part = summary.is_object() ? summary.value(key, Json()) : Json();
-    return part.is_object() ? fmt::format("{:.2f}x", part.value("speedup", 0.0)) : std::string("-");
+  auto part = [&](const char* key) {
+    const Json value = summary.is_object() ? summary.value(key, Json()) : Json();
+    return value.is_object() ? value : Json();
   };
   try {
-    return fmt::format("{:<18} {:<22} {:<11} {:>10} {:>10}", info["benchmark"].value("name", "?"),
-                       info["config"].value("llm", "?").substr(0, 22), record->status(),
-                       speed("best"), speed("human"));
+    return Json{{"run", dir.filename().string()},
+                {"benchmark", info["benchmark"].value("name", "?")},
+                {"llm", info["config"].value("llm", "?")},
+                {"status", record->status()},
+                {"best", part("best")},
+                {"human", part("human")},
+                {"folder", dir.string()}};
   } catch (const Json::exception&) {
     return fail((dir / "run.json").string() + ": a field has the wrong type");
   }
+}
+
+std::string run_row(const Json& e) {
+  auto speed = [&](const char* key) {
+    const Json& part = e[key];
+    return part.is_object() ? fmt::format("{:.2f}x", part.value("speedup", 0.0)) : std::string("-");
+  };
+  return fmt::format("{:<36} {:<18} {:<22} {:<11} {:>10} {:>10}", e.value("run", ""),
+                     e.value("benchmark", ""), e.value("llm", "").substr(0, 22),
+                     e.value("status", ""), speed("best"), speed("human"));
 }
 
 int run_runs(const Args& args) {
@@ -47,15 +62,26 @@ int run_runs(const Args& args) {
   for (const auto& entry : std::filesystem::directory_iterator(root, ec))
     if (std::filesystem::exists(entry.path() / "run.json")) dirs.push_back(entry.path());
   std::sort(dirs.begin(), dirs.end());
-  fmt::print("{:<36} {:<18} {:<22} {:<11} {:>10} {:>10}\n", "RUN", "BENCHMARK", "LLM", "STATUS",
-             "BEST", "HUMAN");
+  const bool json = args.flag("json");
+  if (!json)
+    fmt::print("{:<36} {:<18} {:<22} {:<11} {:>10} {:>10}\n", "RUN", "BENCHMARK", "LLM", "STATUS",
+               "BEST", "HUMAN");
+  Json all = Json::array();
   int unreadable = 0;
   for (const auto& dir : dirs) {
-    auto row = run_row(dir);
-    if (!row) ++unreadable;
-    fmt::print("{:<36} {}\n", dir.filename().string(),
-               row ? *row : "unreadable: " + row.error().message);
+    auto entry = run_entry(dir);
+    if (!entry) ++unreadable;
+    if (json)
+      all.push_back(entry ? *entry
+                          : Json{{"run", dir.filename().string()},
+                                 {"folder", dir.string()},
+                                 {"unreadable", entry.error().message}});
+    else if (entry)
+      fmt::print("{}\n", run_row(*entry));
+    else
+      fmt::print("{:<36} unreadable: {}\n", dir.filename().string(), entry.error().message);
   }
+  if (json) fmt::print("{}\n", dump_json(all, 2));
   if (unreadable)
     std::fprintf(stderr, "kopt runs: %d run%s could not be read\n", unreadable,
                  unreadable > 1 ? "s" : "");
@@ -143,7 +169,10 @@ const OptionSpec kOut = {"--out", "Folder of runs (default: $KOPT_RUNS or ./runs
 }  // namespace
 
 CommandSpec runs_command() {
-  return {"runs", "List the recorded runs", {kOut}, run_runs};
+  return {"runs",
+          "List the recorded runs",
+          {kOut, {"--json", "Print the runs as a JSON array", "", true}},
+          run_runs};
 }
 
 CommandSpec show_command() {

@@ -26,6 +26,21 @@ TEST(CliTest, ListShowsTheSuite) {
   EXPECT_NE(r.output.find("licm"), std::string::npos);
 }
 
+TEST(CliTest, ListAsJsonSaysWhichBenchmarksHaveAHumanVersion) {
+  ProcessResult r = test::run_kopt({"list", "--json"});
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  const Json all = Json::parse(r.output);
+  bool licm = false;
+  for (const auto& bench : all)
+    if (bench["name"] == "licm") {
+      licm = true;
+      EXPECT_EQ(bench["human"], true);
+      EXPECT_EQ(bench["language"], "cpp");
+      EXPECT_GT(bench["time_size"].get<long>(), 0);
+    }
+  EXPECT_TRUE(licm) << r.output;
+}
+
 TEST(CliTest, UnknownBenchmarkIsOneLine) {
   ProcessResult r = test::run_kopt({"eval", "no-such-benchmark"});
   EXPECT_EQ(r.exit_code, 2);

@@ -219,6 +219,13 @@ TEST_F(LoopTest, ARunWithoutAHumanVersionSaysSoEverywhere) {
 
   ProcessResult show = kopt({"show", dir.string()});
   EXPECT_NE(show.output.find("human    none"), std::string::npos) << show.output;
+  ProcessResult runs = kopt({"runs", "--json"});
+  ASSERT_EQ(runs.exit_code, 0) << runs.output;
+  const Json listed = Json::parse(runs.output);
+  ASSERT_EQ(listed.size(), 1u) << runs.output;
+  EXPECT_EQ(listed[0]["status"], "finished");
+  EXPECT_TRUE(listed[0]["human"].is_null());
+  EXPECT_EQ(listed[0]["run"], dir.filename().string());
   ProcessResult replay = kopt({"replay", dir.string()});
   EXPECT_EQ(replay.exit_code, 0) << replay.output;
   ProcessResult report = kopt({"report", dir.string()});
