@@ -119,13 +119,14 @@ TEST(CheatSuiteTest, SleepingCandidateIsKilledInTimeAndLeavesNoProcess) {
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   EXPECT_EQ(test::last_json(r.output)["verdict"]["category"], "timeout");
   EXPECT_LT(seconds, 60);
-  // Other tests' drivers (also ./bench) come and go in parallel; a leaked sleeper never goes.
+  // Other tests' drivers (also ./bench) come and go in parallel, each under its own kopt; a
+  // leaked sleeper has no kopt above it and never goes.
   bool none_left = false;
   for (int i = 0; i < 100 && !none_left; ++i) {
     usleep(100000);
-    none_left = test::count_processes_with_prefix(std::string("./bench\0", 8)) == 0;
+    none_left = test::count_orphans_with_prefix(std::string("./bench\0", 8)) == 0;
   }
-  EXPECT_TRUE(none_left) << "a ./bench process outlived its evaluation for 10 s";
+  EXPECT_TRUE(none_left) << "a ./bench process outlived its kopt for 10 s";
 }
 
 }  // namespace kopt

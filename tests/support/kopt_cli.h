@@ -1,6 +1,7 @@
 // Running the real kopt binary from tests, with a private build cache.
 #pragma once
 
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -70,10 +71,41 @@ inline std::vector<std::string> process_command_lines() {
   return lines;
 }
 
-/// Processes whose command line starts with `prefix` (arguments separated by NULs).
-inline int count_processes_with_prefix(const std::string& prefix) {
+/// The command line of process `pid` (arguments separated by NULs), "" once it is gone.
+inline std::string command_line_of(long pid) {
+  std::ifstream in("/proc/" + std::to_string(pid) + "/cmdline", std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+/// The parent of process `pid`, or 0 once it is gone.
+inline long parent_of(long pid) {
+  std::ifstream in("/proc/" + std::to_string(pid) + "/stat");
+  std::string stat((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const size_t close = stat.rfind(')');  // The name may hold spaces and parentheses.
+  if (close == std::string::npos) return 0;
+  char state = 0;
+  long parent = 0;
+  return std::sscanf(stat.c_str() + close + 1, " %c %ld", &state, &parent) == 2 ? parent : 0;
+}
+
+/// Processes whose command line starts with `prefix` and that no running kopt started (no
+/// ancestor is kopt or one of its test binaries, kopt_*_tests): what an evaluation left behind
+/// after its kopt ended (re-parented to init, as nothing here is a subreaper), told apart from
+/// the drivers of other tests' evaluations still running beside it.
+inline int count_orphans_with_prefix(const std::string& prefix) {
   int count = 0;
-  for (const auto& cmdline : process_command_lines()) count += cmdline.rfind(prefix, 0) == 0;
+  for (const auto& entry : std::filesystem::directory_iterator("/proc")) {
+    const std::string name = entry.path().filename().string();
+    if (name.find_first_not_of("0123456789") != std::string::npos) continue;
+    const long pid = std::stol(name);
+    if (command_line_of(pid).rfind(prefix, 0) != 0) continue;
+    bool owned = false;
+    for (long up = parent_of(pid); up > 1 && !owned; up = parent_of(up)) {
+      const std::string argv0 = command_line_of(up).c_str();
+      owned = std::filesystem::path(argv0).filename().string().rfind("kopt", 0) == 0;
+    }
+    count += !owned;
+  }
   return count;
 }
 
