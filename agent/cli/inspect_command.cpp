@@ -88,8 +88,41 @@ int run_runs(const Args& args) {
   return unreadable ? kExitFailed : kExitOk;
 }
 
+// The run as `kopt show --json` prints it: what the table shows, as data.
+Json show_json(const RunView& v) {
+  Json candidates = Json::array();
+  for (const auto& c : v.candidates) {
+    Json entry = verdict_json(c.id, c.verdict);
+    entry["parent"] = c.parent;
+    entry["iteration"] = c.iteration;
+    entry["accepted"] = c.accepted;
+    entry["summary"] = c.summary;
+    candidates.push_back(entry);
+  }
+  Json iterations = Json::array();
+  for (const auto& it : v.iterations)
+    iterations.push_back({{"iteration", it.number},
+                          {"best_before", it.best_before},
+                          {"input_tokens", it.input_tokens},
+                          {"output_tokens", it.output_tokens},
+                          {"tokens_estimated", it.tokens_estimated}});
+  return {{"run", v.dir.filename().string()},
+          {"benchmark", v.info["benchmark"].value("name", "?")},
+          {"llm", v.info["config"].value("llm", "?")},
+          {"status", v.status},
+          {"stop", {{"rule", v.stop_rule}, {"reason", v.stop_reason}}},
+          {"original_ms", v.reference.original_ms},
+          {"human", v.human.status.empty() ? Json() : verdict_json("human", v.human)},
+          {"candidates", candidates},
+          {"iterations", iterations}};
+}
+
 int run_show(const Args& args) {
   RunView v = open_run_view(run_dir(args));
+  if (args.flag("json")) {
+    fmt::print("{}\n", dump_json(show_json(v), 2));
+    return kExitOk;
+  }
   fmt::print("run      {} ({}, {})\n", v.dir.filename().string(),
              v.info["benchmark"].value("name", "?"), v.info["config"].value("llm", "?"));
   const std::string why =
@@ -176,10 +209,11 @@ CommandSpec runs_command() {
 }
 
 CommandSpec show_command() {
-  return {"show",
-          "Show a run iteration by iteration: verdicts, times, speedups, rates, tokens",
-          {kRun, kOut},
-          run_show};
+  return {
+      "show",
+      "Show a run iteration by iteration: verdicts, times, speedups, rates, tokens",
+      {kRun, kOut, {"--json", "Print the run as JSON: candidates, verdicts, iterations", "", true}},
+      run_show};
 }
 
 CommandSpec diff_command() {

@@ -4,25 +4,6 @@
 
 namespace kopt {
 
-namespace {
-
-Json verdict_json(const std::string& id, const CandidateVerdict& v) {
-  return {{"id", id},
-          {"status", v.status},
-          {"category", v.category},
-          {"reason", v.reason},
-          {"ms", v.candidate_ms},
-          {"baseline_ms", v.original_ms},
-          {"speedup", v.speedup},
-          {"ci_low", v.ci_low},
-          {"ci_high", v.ci_high},
-          {"p_value", v.p_value},
-          {"gflops", v.gflops},
-          {"gbytes_per_s", v.gbytes_per_s}};
-}
-
-}  // namespace
-
 Json make_summary(const Benchmark& bench, const RunOutcome& outcome,
                   const llm::UsageLedger& ledger) {
   const LoopState& s = outcome.state;

@@ -42,6 +42,10 @@ struct CandidateVerdict {
 
 CandidateVerdict read_verdict(const Json& evaluation);
 
+/// A verdict as summary.json and `kopt show --json` write it: {id, status, category, reason, ms,
+/// baseline_ms, speedup, ci_low, ci_high, p_value, gflops, gbytes_per_s}.
+Json verdict_json(const std::string& id, const CandidateVerdict& v);
+
 /// The largest error of each output against the tolerance, in one line (empty when unchecked).
 std::string errors_text(const CandidateVerdict& verdict);
 

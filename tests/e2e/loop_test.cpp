@@ -219,6 +219,12 @@ TEST_F(LoopTest, ARunWithoutAHumanVersionSaysSoEverywhere) {
 
   ProcessResult show = kopt({"show", dir.string()});
   EXPECT_NE(show.output.find("human    none"), std::string::npos) << show.output;
+  const Json shown = Json::parse(kopt({"show", dir.string(), "--json"}).output);
+  EXPECT_TRUE(shown["human"].is_null()) << shown.dump(2);
+  EXPECT_GT(shown["original_ms"].get<double>(), 0);
+  ASSERT_EQ(shown["candidates"].size(), 1u);
+  EXPECT_EQ(shown["candidates"][0]["id"], "0001");
+  EXPECT_EQ(shown["candidates"][0]["status"], summary["candidates"][0]["status"]);
   ProcessResult runs = kopt({"runs", "--json"});
   ASSERT_EQ(runs.exit_code, 0) << runs.output;
   const Json listed = Json::parse(runs.output);
