@@ -130,6 +130,9 @@ TEST(OrchestratorTest, ANewBestMustBeatTheOldOneHeadToHead) {
   head_to_heads.pop_back();
   for (const auto& h : head_to_heads) EXPECT_EQ(h["baseline"], "0001");
   EXPECT_EQ(head_to_heads[2]["candidate"], "0004");
+  auto replayed = loop.replay_log();  // The recorded comparisons decide the replay alike.
+  ASSERT_TRUE(replayed.ok()) << replayed.error().message;
+  EXPECT_EQ(replayed->state.best_id, "0004");
 }
 
 TEST(OrchestratorTest, StopsAtTheTargetSpeedup) {
