@@ -7,6 +7,7 @@
 
 #include "agent/llm/secrets.h"
 #include "agent/record/diff.h"
+#include "agent/record/events.h"
 #include "util/files.h"
 
 namespace kopt {
@@ -38,6 +39,8 @@ Result<Json> read_record_file(const fs::path& path) {
     const size_t at = std::min<size_t>(e.byte > 0 ? e.byte - 1 : 0, text->size());
     const auto line = 1 + std::count(text->begin(), text->begin() + static_cast<long>(at), '\n');
     return fail(path.string() + " line " + std::to_string(line) + ": not valid JSON");
+  } catch (const Json::exception& e) {  // A number past double's range.
+    return fail(path.string() + ": not valid JSON (" + json_error_text(e.what()) + ")");
   }
 }
 

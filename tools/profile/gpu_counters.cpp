@@ -14,10 +14,20 @@ namespace fs = std::filesystem;
 
 namespace {
 
+// A count the header may hold; 0 for anything but a non-negative integer (a float past
+// uint64's range converted would be undefined behaviour).
+uint64_t count_at(const Json& header, const char* key) {
+  const Json& value = json_member(header, key);
+  if (value.is_number_unsigned()) return value.get<uint64_t>();
+  if (value.is_number_integer() && value.get<int64_t>() > 0)
+    return static_cast<uint64_t>(value.get<int64_t>());
+  return 0;
+}
+
 void parse_header(const Json& header, GpuCounterData& data) {
   data.chip = header.value("chip", "");
-  data.passes = header.value("passes", uint64_t{0});
-  data.ranges_dropped = header.value("ranges_dropped", uint64_t{0});
+  data.passes = count_at(header, "passes");
+  data.ranges_dropped = count_at(header, "ranges_dropped");
   for (const auto& warning : json_member(header, "warnings"))
     data.warnings.push_back(warning.get<std::string>());
 }
