@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <exception>
 #include <memory>
+#include <optional>
 
 #include "agent/cli/command.h"
 #include "agent/llm/secrets.h"
@@ -38,6 +39,14 @@ UsageError not_in_range(const std::string& name, const std::string& text, T min,
   return UsageError{fmt::format("--{} must be between {} and {}, not '{}'", name, min, max, text)};
 }
 
+// The finite number `text` spells in full, or nullopt.
+std::optional<double> finite_number(const std::string& text) {
+  char* end = nullptr;
+  const double value = std::strtod(text.c_str(), &end);
+  if (text.empty() || *end || !std::isfinite(value)) return std::nullopt;
+  return value;
+}
+
 }  // namespace
 
 long Args::get_int(const std::string& name, long min, long max) const {
@@ -53,12 +62,10 @@ long Args::get_int(const std::string& name, long min, long max) const {
 
 double Args::get_double(const std::string& name, double min, double max) const {
   const std::string text = trim(get(name));
-  char* end = nullptr;
-  const double value = std::strtod(text.c_str(), &end);
-  if (text.empty() || *end || !std::isfinite(value))
-    throw UsageError{"--" + name + " must be a finite number, not '" + text + "'"};
-  if (value < min || value > max) throw not_in_range(name, text, min, max);
-  return value;
+  const std::optional<double> value = finite_number(text);
+  if (!value) throw UsageError{"--" + name + " must be a finite number, not '" + text + "'"};
+  if (*value < min || *value > max) throw not_in_range(name, text, min, max);
+  return *value;
 }
 
 std::vector<std::string> Args::list(const std::string& name) const {
@@ -92,12 +99,6 @@ CLI::App* find_or_add(CLI::App& root, const std::vector<std::string>& path,
   return app;
 }
 
-bool is_number(const std::string& text) {
-  char* end = nullptr;
-  (void)std::strtod(text.c_str(), &end);
-  return end && *end == '\0' && end != text.c_str();
-}
-
 void bind_option(CLI::App& app, Binding& b) {
   const OptionSpec& o = *b.spec;
   CLI::Option* option;
@@ -109,7 +110,7 @@ void bind_option(CLI::App& app, Binding& b) {
     option = app.add_option(o.name, b.value, o.help);
     if (!o.default_value.empty()) option->default_str(o.default_value);
     // Values are read (and range-checked) when used; the help says which ones are numbers.
-    if (!o.default_value.empty() && is_number(o.default_value)) option->type_name("NUMBER");
+    if (!o.default_value.empty() && finite_number(o.default_value)) option->type_name("NUMBER");
   }
   if (!o.env.empty()) option->envname(o.env);
   if (o.required) option->required();

@@ -91,14 +91,9 @@ int run_runs(const Args& args) {
 // The run as `kopt show --json` prints it: what the table shows, as data.
 Json show_json(const RunView& v) {
   Json candidates = Json::array();
-  for (const auto& c : v.candidates) {
-    Json entry = verdict_json(c.id, c.verdict);
-    entry["parent"] = c.parent;
-    entry["iteration"] = c.iteration;
-    entry["accepted"] = c.accepted;
-    entry["summary"] = c.summary;
-    candidates.push_back(entry);
-  }
+  for (const auto& c : v.candidates)
+    candidates.push_back(
+        candidate_json(c.id, c.verdict, c.parent, c.iteration, c.accepted, c.summary));
   Json iterations = Json::array();
   for (const auto& it : v.iterations)
     iterations.push_back({{"iteration", it.number},

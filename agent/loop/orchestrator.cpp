@@ -198,15 +198,27 @@ Result<std::string> Orchestrator::decide(const LoopState& state, Attempt& attemp
   if (std::string no = cannot_promote(state, attempt, source); !no.empty()) return no;
   if (state.best_id == "original" || s_.config->promotion == "interval")
     return decide_by_interval(state, attempt);
-  s_.progress("timing " + attempt.id + " against " + state.best_id);
-  Json evaluation = s_.effects->compare(attempt.id, source, state.best_id, state.best_source);
+  auto evaluation = head_to_head(attempt.id, source, state.best_id, state.best_source);
+  if (!evaluation) return evaluation.error();
+  return decide_head_to_head(state, attempt, read_verdict(*evaluation));
+}
+
+// `id` timed against `baseline` in one alternated evaluation, recorded as a head_to_head event;
+// null, and not recorded, when replaying a record made before such comparisons.
+Result<Json> Orchestrator::head_to_head(const std::string& id, const std::string& source,
+                                        const std::string& baseline,
+                                        const std::string& baseline_source) {
+  s_.progress("timing " + id + " against " +
+              (baseline == "human" ? std::string("the human version") : baseline));
+  Json evaluation = s_.effects->compare(id, source, baseline, baseline_source);
+  if (evaluation.is_null()) return evaluation;
   if (auto st = s_.events->emit({{"type", "head_to_head"},
-                                 {"candidate", attempt.id},
-                                 {"baseline", state.best_id},
+                                 {"candidate", id},
+                                 {"baseline", baseline},
                                  {"evaluation", evaluation}});
       !st)
     return st.error();
-  return decide_head_to_head(state, attempt, read_verdict(evaluation));
+  return evaluation;
 }
 
 Status Orchestrator::no_candidate(LoopState& state, Attempt attempt) {
@@ -314,14 +326,10 @@ Status Orchestrator::compare_with_human(LoopState& state) {
   if (state.best_id == "original" || !bench_.has_human) return {};
   auto human = read_file(bench_.human_path());
   if (!human) return human.error();
-  s_.progress("timing " + state.best_id + " against the human version");
-  Json evaluation = s_.effects->compare(state.best_id, state.best_source, "human", *human);
-  if (evaluation.is_null()) return {};
-  state.versus_human = read_verdict(evaluation);
-  return s_.events->emit({{"type", "head_to_head"},
-                          {"candidate", state.best_id},
-                          {"baseline", "human"},
-                          {"evaluation", evaluation}});
+  auto evaluation = head_to_head(state.best_id, state.best_source, "human", *human);
+  if (!evaluation) return evaluation.error();
+  if (!evaluation->is_null()) state.versus_human = read_verdict(*evaluation);
+  return {};
 }
 
 Result<RunOutcome> Orchestrator::run() {

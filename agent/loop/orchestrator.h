@@ -47,6 +47,8 @@ class Orchestrator {
   bool stop_rule(const LoopState& state, int iteration, RunOutcome& outcome) const;
   Status evaluate_reference(LoopState& state);
   Result<std::string> decide(const LoopState& state, Attempt& attempt, const std::string& source);
+  Result<Json> head_to_head(const std::string& id, const std::string& source,
+                            const std::string& baseline, const std::string& baseline_source);
   Status compare_with_human(LoopState& state);
 
   const Benchmark& bench_;

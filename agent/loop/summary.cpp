@@ -8,14 +8,9 @@ Json make_summary(const Benchmark& bench, const RunOutcome& outcome,
                   const llm::UsageLedger& ledger) {
   const LoopState& s = outcome.state;
   Json candidates = Json::array();
-  for (const auto& a : s.attempts) {
-    Json c = verdict_json(a.id, a.verdict);
-    c["iteration"] = a.iteration;
-    c["parent"] = a.parent;
-    c["accepted"] = a.accepted;
-    c["summary"] = a.summary;
-    candidates.push_back(c);
-  }
+  for (const auto& a : s.attempts)
+    candidates.push_back(
+        candidate_json(a.id, a.verdict, a.parent, a.iteration, a.accepted, a.summary));
   Json best = s.best_id == "original"
                   ? Json{{"id", "original"}, {"speedup", 1.0}, {"ms", s.reference.original_ms}}
                   : verdict_json(s.best_id, s.best);

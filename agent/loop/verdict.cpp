@@ -122,4 +122,14 @@ Json verdict_json(const std::string& id, const CandidateVerdict& v) {
           {"gbytes_per_s", v.gbytes_per_s}};
 }
 
+Json candidate_json(const std::string& id, const CandidateVerdict& v, const std::string& parent,
+                    int iteration, bool accepted, const std::string& summary) {
+  Json c = verdict_json(id, v);
+  c["iteration"] = iteration;
+  c["parent"] = parent;
+  c["accepted"] = accepted;
+  c["summary"] = summary;
+  return c;
+}
+
 }  // namespace kopt

@@ -46,6 +46,11 @@ CandidateVerdict read_verdict(const Json& evaluation);
 /// baseline_ms, speedup, ci_low, ci_high, p_value, gflops, gbytes_per_s}.
 Json verdict_json(const std::string& id, const CandidateVerdict& v);
 
+/// A candidate as summary.json and `kopt show --json` list it: its verdict_json with where it
+/// came from and whether it became the best.
+Json candidate_json(const std::string& id, const CandidateVerdict& v, const std::string& parent,
+                    int iteration, bool accepted, const std::string& summary);
+
 /// The largest error of each output against the tolerance, in one line (empty when unchecked).
 std::string errors_text(const CandidateVerdict& verdict);
 

@@ -93,11 +93,7 @@ Result<RunView> load_run_view(const std::filesystem::path& dir) {
   RunView view;
   view.dir = dir;
   view.info = record->info();
-  try {
-    view.status = record->status();
-  } catch (const Json::exception&) {
-    return fail((dir / "run.json").string() + ": \"status\" is not a string");
-  }
+  view.status = record->status();  // RunRecord::open checked that it is a string.
   view.summary = record->summary();
   auto events = read_events(record->events_path(), &view.torn);
   if (!events) return events.error();
