@@ -4,6 +4,8 @@
 #include <chrono>
 #include <random>
 
+#include <fmt/format.h>
+
 #include "tools/benchmark/expression.h"
 #include "tools/eval/driver_session.h"
 #include "tools/eval/file_protocol.h"
@@ -47,6 +49,11 @@ void judge_timing(Evaluation& e) {
     set_verdict(e, verdict::kFaster, "", "a significant win over the " + e.baseline);
   } else if (t.significant && t.interval.high < 1) {
     set_verdict(e, verdict::kSlower, "", "significantly slower than the " + e.baseline);
+  } else if (t.within_floor) {
+    set_verdict(e, verdict::kNotFaster, "",
+                fmt::format("no significant difference from the {}: {:.3f}x is within the {:.0f}% "
+                            "by which two processes of one binary can differ",
+                            e.baseline, t.interval.speedup, t.process_floor * 100));
   } else {
     set_verdict(e, verdict::kNotFaster, "", "no significant difference from the " + e.baseline);
   }

@@ -201,12 +201,15 @@ int calls_per_block(const Pair& calibration, const TimingOptions& options, size_
   return std::clamp(std::min(wanted, memory), 1, options.max_copies);
 }
 
-void summarize(TimingOutcome& out, const PairedResult& look) {
+void summarize(TimingOutcome& out, const PairedResult& look, double process_floor) {
   out.baseline_spread = spread(out.baseline);
   out.candidate_spread = spread(out.candidate);
   out.interval = {look.speedup, look.low, look.high};
   out.p_value = look.p_value;
-  out.significant = look.significant;
+  out.process_floor = process_floor;
+  const bool clears = look.low > 1 + process_floor || look.high < 1 / (1 + process_floor);
+  out.significant = look.significant && clears;
+  out.within_floor = look.significant && !clears;
 }
 
 }  // namespace
@@ -259,9 +262,9 @@ TimingOutcome time_candidate(const Benchmark& bench, CheckSides& sides, uint64_t
     if (!options.plan.is_look(out.rounds) && !spent) continue;
     ++out.looks;
     const PairedResult look = wilcoxon_paired(out.log_ratios, out.alpha_per_look);
-    summarize(out, look);
+    summarize(out, look, options.process_floor);
     const bool tight = (look.high - look.low) / 2 <= options.target_half_width * look.speedup;
-    if (look.significant || tight || spent || out.rounds >= options.plan.max_pairs()) break;
+    if (out.significant || tight || spent || out.rounds >= options.plan.max_pairs()) break;
   }
   const auto base_cpu = sides.original->cpu_seconds();
   const auto cand_cpu = sides.candidate->cpu_seconds();
@@ -291,6 +294,8 @@ Json to_json(const TimingOutcome& t) {
       {"ci_high", t.interval.high},
       {"p_value", t.p_value},
       {"significant", t.significant},
+      {"process_floor", t.process_floor},
+      {"within_floor", t.within_floor},
       {"ci_level", t.ci_level},
       {"test", t.test},
       {"rounds", t.rounds},
