@@ -103,4 +103,18 @@ TEST(PairedTest, LookPlanSplitsAlphaOverItsLooks) {
   EXPECT_EQ(plan.max_pairs(), plan.looks.back());
 }
 
+// A difference two processes of one binary can show is no win, however many pairs pin it down.
+TEST(PairedTest, AnIntervalMustClearTheProcessFloor) {
+  PairedResult r;
+  r.low = 1.021, r.high = 1.047;  // An unchanged copy of licm's original, p = 4e-5.
+  EXPECT_FALSE(clears_floor(r, 0.04));
+  EXPECT_TRUE(clears_floor(r, 0.02));
+  r.low = 1.055, r.high = 1.2;
+  EXPECT_TRUE(clears_floor(r, 0.04));
+  r.low = 0.95, r.high = 0.97;  // Above 1 / 1.04 = 0.9615: inside the floor.
+  EXPECT_FALSE(clears_floor(r, 0.04));
+  r.high = 0.96;
+  EXPECT_TRUE(clears_floor(r, 0.04));
+}
+
 }  // namespace kopt

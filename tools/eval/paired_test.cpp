@@ -143,4 +143,8 @@ bool LookPlan::is_look(int pairs) const {
   return std::find(looks.begin(), looks.end(), pairs) != looks.end();
 }
 
+bool clears_floor(const PairedResult& r, double floor) {
+  return r.low > 1 + floor || r.high < 1 / (1 + floor);
+}
+
 }  // namespace kopt

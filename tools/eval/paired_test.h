@@ -23,6 +23,10 @@ struct PairedResult {
 /// Tests log-ratios (baseline over candidate, natural log) at level `alpha`.
 PairedResult wilcoxon_paired(const std::vector<double>& log_ratios, double alpha);
 
+/// Whether the interval of `r` clears the process floor: wholly above 1 + floor (a win) or
+/// wholly below 1 / (1 + floor) (a loss). TimingOptions::process_floor says why.
+bool clears_floor(const PairedResult& r, double floor);
+
 /// A plan of looks: the test is taken after these numbers of pairs, each at alpha / looks.
 struct LookPlan {
   std::vector<int> looks = {16, 32, 64};

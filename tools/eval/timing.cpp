@@ -207,7 +207,7 @@ void summarize(TimingOutcome& out, const PairedResult& look, double process_floo
   out.interval = {look.speedup, look.low, look.high};
   out.p_value = look.p_value;
   out.process_floor = process_floor;
-  const bool clears = look.low > 1 + process_floor || look.high < 1 / (1 + process_floor);
+  const bool clears = clears_floor(look, process_floor);
   out.significant = look.significant && clears;
   out.within_floor = look.significant && !clears;
 }
