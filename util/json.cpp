@@ -72,4 +72,9 @@ const Json& json_member(const Json& object, const char* key) {
   return it == object.end() ? empty : *it;
 }
 
+std::string json_text(const Json& object, const char* key, const std::string& fallback) {
+  const Json& member = json_member(object, key);
+  return member.is_string() ? member.get<std::string>() : fallback;
+}
+
 }  // namespace kopt

@@ -18,6 +18,9 @@ std::string dump_json(const Json& value, int indent = -1);
 /// The member `key` of `object`, or a null value when it is absent (or `object` is no object).
 const Json& json_member(const Json& object, const char* key);
 
+/// The member `key` of `object` when it is a string, else `fallback`: never throws.
+std::string json_text(const Json& object, const char* key, const std::string& fallback = "");
+
 /// The deepest nesting of arrays and objects parse_json accepts.
 inline constexpr int kMaxJsonDepth = 128;
 

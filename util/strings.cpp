@@ -48,4 +48,20 @@ std::string to_lower(std::string text) {
   return text;
 }
 
+std::string csv_row(const std::vector<std::string>& fields) {
+  std::string line;
+  for (size_t i = 0; i < fields.size(); ++i) {
+    const std::string& f = fields[i];
+    if (i) line += ',';
+    if (f.find_first_of(",\"\r\n") == std::string::npos) {
+      line += f;
+      continue;
+    }
+    line += '"';
+    for (char c : f) line += c == '"' ? std::string("\"\"") : std::string(1, c);
+    line += '"';
+  }
+  return line + "\n";
+}
+
 }  // namespace kopt

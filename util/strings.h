@@ -27,4 +27,8 @@ std::string tail(std::string_view text, size_t max_bytes);
 /// Joins items with a separator.
 std::string join(const std::vector<std::string>& items, std::string_view separator);
 
+/// One line of CSV (RFC 4180) with its newline: a field holding a comma, a quote or a line break
+/// is quoted, its quotes doubled.
+std::string csv_row(const std::vector<std::string>& fields);
+
 }  // namespace kopt

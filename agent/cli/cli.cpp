@@ -13,6 +13,7 @@
 #include "agent/cli/command.h"
 #include "agent/llm/secrets.h"
 #include "util/strings.h"
+#include "util/version.h"
 
 namespace kopt::cli {
 
@@ -138,7 +139,7 @@ Args collect(const std::vector<Binding>& bindings) {
 int run_cli(int argc, char** argv) {
   CLI::App root{"kopt: an agentic optimization loop for compute kernels"};
   root.require_subcommand(1);
-  root.set_version_flag("--version", "kopt 0.1.0");
+  root.set_version_flag("--version", fmt::format("kopt {} ({})", kKoptVersion, kKoptCommit));
   const std::vector<CommandSpec> commands = all_commands();
   std::vector<std::unique_ptr<std::vector<Binding>>> bindings;
   std::vector<std::pair<CLI::App*, size_t>> apps;

@@ -13,6 +13,7 @@ CommandSpec resume_command();
 CommandSpec runs_command();
 CommandSpec show_command();
 CommandSpec diff_command();
+CommandSpec export_command();
 CommandSpec replay_command();
 CommandSpec campaign_command();
 CommandSpec report_command();

@@ -1,4 +1,7 @@
+#include <unistd.h>
+
 #include <cstdio>
+#include <cstdlib>
 
 #include <fmt/format.h>
 
@@ -91,9 +94,13 @@ int run_runs(const Args& args) {
 // The run as `kopt show --json` prints it: what the table shows, as data.
 Json show_json(const RunView& v) {
   Json candidates = Json::array();
-  for (const auto& c : v.candidates)
+  for (const auto& c : v.candidates) {
     candidates.push_back(
         candidate_json(c.id, c.verdict, c.parent, c.iteration, c.accepted, c.summary));
+    candidates.back()["decision"] = c.decision;
+  }
+  Json made = Json::object();
+  for (const auto& [label, value] : provenance(v)) made[label] = value;
   Json iterations = Json::array();
   for (const auto& it : v.iterations)
     iterations.push_back({{"iteration", it.number},
@@ -105,6 +112,7 @@ Json show_json(const RunView& v) {
           {"benchmark", v.info["benchmark"].value("name", "?")},
           {"llm", v.info["config"].value("llm", "?")},
           {"status", v.status},
+          {"provenance", made},
           {"stop", {{"rule", v.stop_rule}, {"reason", v.stop_reason}}},
           {"original_ms", v.reference.original_ms},
           {"human", v.human.status.empty() ? Json() : verdict_json("human", v.human)},
@@ -118,8 +126,9 @@ int run_show(const Args& args) {
     fmt::print("{}\n", dump_json(show_json(v), 2));
     return kExitOk;
   }
-  fmt::print("run      {} ({}, {})\n", v.dir.filename().string(),
-             v.info["benchmark"].value("name", "?"), v.info["config"].value("llm", "?"));
+  fmt::print("run      {} ({})\n", v.dir.filename().string(),
+             v.info["benchmark"].value("name", "?"));
+  for (const auto& [label, value] : provenance(v)) fmt::print("{:<8} {}\n", label, value);
   const std::string why =
       v.stop_rule.empty() ? v.info.value("status_reason", "") : v.stop_rule + ": " + v.stop_reason;
   if (v.status == "stopped")
@@ -131,6 +140,8 @@ int run_show(const Args& args) {
     fmt::print("status   {}{}\n", v.status, why.empty() ? "" : " (" + why + ")");
   if (v.human.status.empty())
     fmt::print("human    none (original {:.4g} ms)\n\n", v.reference.original_ms);
+  else if (v.human.speedup <= 0)
+    fmt::print("human    {}: {}\n\n", v.human.status, v.human.reason);
   else
     fmt::print("human    {:.4g} ms vs original {:.4g} ms: {}\n\n", v.human.candidate_ms,
                v.human.original_ms, speedup_text(v.human));
@@ -150,8 +161,13 @@ int run_show(const Args& args) {
                  c.verdict.gflops > 0 ? fmt::format("{:.3g}", c.verdict.gflops) : "-",
                  c.verdict.gbytes_per_s > 0 ? fmt::format("{:.3g}", c.verdict.gbytes_per_s) : "-",
                  tokens, c.accepted ? "  <- best" : "");
-      if (!c.verdict.correct() && !c.verdict.reason.empty())
-        fmt::print("      {}\n", c.verdict.reason.substr(0, 160));
+      if (const std::string reason = outcome_reason(c); !reason.empty())
+        fmt::print("      {}\n", reason.substr(0, 200));
+      for (const auto& h : v.comparisons)
+        if (h.candidate == c.id)
+          fmt::print("      head to head against {}: {} ms vs {} ms, {} ({})\n", h.baseline,
+                     milliseconds(h.verdict.candidate_ms), milliseconds(h.verdict.original_ms),
+                     speedup_text(h.verdict), h.verdict.status);
       first = false;
     }
   }
@@ -168,26 +184,53 @@ int run_show(const Args& args) {
   return 0;
 }
 
+// The id a name stands for: "best" for the run's best candidate, a plain number for the
+// candidate of that number ("3" for "0003"); other names unchanged.
+std::string resolve_name(const RunView& v, const std::string& name) {
+  if (name == "best") return best_id(v);
+  if (!name.empty() && name.size() < 4 && name.find_first_not_of("0123456789") == std::string::npos)
+    return std::string(4 - name.size(), '0') + name;
+  return name;
+}
+
 std::string source_of(const RunView& v, const std::string& id) {
-  if (id == "original") {
-    auto text =
-        read_file(std::filesystem::path(v.info["benchmark"].value("dir", "")) / "original.cpp");
-    if (!text)
-      text = read_file(std::filesystem::path(v.info["benchmark"].value("dir", "")) / "original.cu");
-    if (!text) throw UsageError{"cannot read the original kernel of this run's benchmark"};
+  if (id == "original" || id == "human") {
+    auto text = benchmark_source(v, id);
+    if (!text) throw UsageError{text.error().message};
     return *text;
   }
   const CandidateView* c = find_candidate(v, id);
   if (!c || c->source.empty())
-    throw UsageError{"no candidate '" + id + "' with a source in this run"};
+    throw UsageError{"no candidate '" + id +
+                     "' with a source in this run (names: original, human, best, or a "
+                     "candidate's number)"};
   return c->source;
+}
+
+// A unified diff with added lines green, removed lines red and hunk headers cyan.
+std::string coloured(const std::string& diff) {
+  std::string out;
+  for_each_diff_line(diff, [&](std::string_view line, DiffLine kind) {
+    const char* colour = kind == DiffLine::file      ? "\033[1m"
+                         : kind == DiffLine::hunk    ? "\033[36m"
+                         : kind == DiffLine::added   ? "\033[32m"
+                         : kind == DiffLine::removed ? "\033[31m"
+                                                     : "";
+    out += *colour ? fmt::format("{}{}\033[0m\n", colour, line) : fmt::format("{}\n", line);
+  });
+  return out;
 }
 
 int run_diff(const Args& args) {
   RunView v = open_run_view(run_dir(args));
-  const std::string a = args.get("A"), b = args.get("B");
+  const std::string a = resolve_name(v, args.get("A")), b = resolve_name(v, args.get("B"));
   const std::string diff = unified_diff(source_of(v, a), source_of(v, b), a, b);
-  fmt::print("{}", diff.empty() ? "(identical)\n" : diff);
+  const std::string colour = args.get("color");
+  if (colour != "auto" && colour != "always" && colour != "never")
+    throw UsageError{"--color takes auto, always or never, not '" + colour + "'"};
+  const bool paint = colour == "always" || (colour == "auto" && isatty(STDOUT_FILENO) &&
+                                            std::getenv("NO_COLOR") == nullptr);
+  fmt::print("{}", diff.empty() ? "(identical)\n" : paint ? coloured(diff) : diff);
   return 0;
 }
 
@@ -213,11 +256,16 @@ CommandSpec show_command() {
 
 CommandSpec diff_command() {
   return {"diff",
-          "Show the difference between two candidates of a run (ids, or 'original')",
+          "Show the difference between two versions of a run's kernel: original, human, best, or a "
+          "candidate's number",
           {kRun,
-           {"A", "First candidate", "", false, true},
-           {"B", "Second candidate", "", false, true},
-           kOut},
+           {"A", "First version (original, human, best, 3 or 0003)", "", false, true},
+           {"B", "Second version", "", false, true},
+           kOut,
+           {"--color",
+            "Colour the diff: auto (on a terminal, unless NO_COLOR is set), always or "
+            "never",
+            "auto"}},
           run_diff};
 }
 

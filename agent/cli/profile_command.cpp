@@ -22,6 +22,7 @@ CpuProfileOptions profile_options(const Args& args) {
   if (options.profiler != "auto" && options.profiler != "perf" && options.profiler != "callgrind")
     throw UsageError{"--profiler must be auto, perf or callgrind"};
   if (!(options.seconds > 0)) throw UsageError{"--seconds must be positive"};
+  if (args.get("keep") != "none") options.keep_dir = args.get("keep");
   return options;
 }
 
@@ -57,7 +58,11 @@ CommandSpec profile_command() {
       {"--profiler", "auto (perf, else callgrind), perf or callgrind", "auto"},
       {"--overhead", "Also time the driver with and without perf and report the difference", "",
        true},
-      {"--top", "Lines in the ranked summary", "8"}};
+      {"--top", "Lines in the ranked summary", "8"},
+      {"--keep",
+       "Where to keep perf.data (or callgrind.out) and the profiled driver for perf report, "
+       "hotspot or kcachegrind; 'none' keeps nothing",
+       "kopt-profile"}};
   for (auto& o : evaluator_options()) options.push_back(o);
   return {"profile", "Profile a variant of a benchmark and rank the kernel's source lines by time",
           options, run_profile};

@@ -13,8 +13,10 @@
 #include "sandbox/sandbox.h"
 #include "tools/eval/evaluator.h"
 #include "tools/eval/toolchain.h"
+#include "tools/machine/host.h"
 #include "util/interrupt_notice.h"
 #include "util/paths.h"
+#include "util/version.h"
 
 namespace kopt {
 
@@ -75,22 +77,30 @@ Json host_fingerprint() {
   uname(&u);
   char host[256] = {};
   gethostname(host, sizeof host - 1);
+  const HostInfo info = read_host_info();
   return {{"hostname", host},
           {"kernel", std::string(u.sysname) + " " + u.release},
           {"machine", u.machine},
-          {"hardware_threads", std::thread::hardware_concurrency()}};
+          {"cpu_model", info.cpu_model},
+          {"cores", info.cores},
+          {"hardware_threads", std::thread::hardware_concurrency()},
+          {"load_at_start", load_averages()}};
 }
 
 Json run_info(const Assembly& a) {
   auto toolchain = find_toolchain(a.bench.language, *a.runner);
   return {{"config", to_json(a.config)},
           {"benchmark",
-           {{"name", a.bench.name}, {"hash", a.bench.hash}, {"dir", a.bench.dir.string()}}},
+           {{"name", a.bench.name},
+            {"hash", a.bench.hash},
+            {"dir", a.bench.dir.string()},
+            {"flags", a.bench.flags}}},
           {"toolchain", toolchain ? toolchain->fingerprint : toolchain.error().message},
           {"host", host_fingerprint()},
           {"prompts", a.prompts.hashes()},
           {"sandbox", a.config.sandbox ? "bubblewrap" : "none (--no-sandbox)"},
-          {"kopt_version", "0.1.0"},
+          {"kopt_version", kKoptVersion},
+          {"kopt_commit", kKoptCommit},
           {"created", now_iso8601()},
           {"status", "running"}};
 }
@@ -145,7 +155,10 @@ Result<RunReport> drive(Assembly& a, RunRecord& record, Effects& effects, EventS
     (void)record.set_status("failed", outcome.error().message);
     return outcome.error();
   }
-  if (auto st = record.write_summary(outcome->summary); !st) return st.error();
+  Json summary = outcome->summary;  // What the loop decided, and how busy the machine was.
+  summary["finished"] = now_iso8601();
+  summary["load_at_end"] = load_averages();
+  if (auto st = record.write_summary(summary); !st) return st.error();
   const bool ended = !outcome->interrupted();
   if (auto st = record.set_status(ended ? "finished" : outcome->rule,
                                   ended ? outcome->rule + ": " + outcome->reason : outcome->reason);

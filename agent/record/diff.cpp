@@ -31,4 +31,12 @@ std::string unified_diff(const std::string& before, const std::string& after,
   return out.str();
 }
 
+DiffLine diff_line_kind(std::string_view line) {
+  if (line.rfind("+++", 0) == 0 || line.rfind("---", 0) == 0) return DiffLine::file;
+  if (line.rfind("@@", 0) == 0) return DiffLine::hunk;
+  if (line.rfind("+", 0) == 0) return DiffLine::added;
+  if (line.rfind("-", 0) == 0) return DiffLine::removed;
+  return DiffLine::context;
+}
+
 }  // namespace kopt

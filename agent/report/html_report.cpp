@@ -1,14 +1,38 @@
 #include "agent/report/html_report.h"
 
+#include <cmark.h>
 #include <fmt/format.h>
 
-#include "agent/report/svg.h"
+#include <cstdlib>
+
+#include "agent/record/diff.h"
 
 namespace kopt {
 
-using svg::escape;
-
 namespace {
+
+std::string escape(const std::string& text) {
+  std::string out;
+  for (char c : text) {
+    switch (c) {
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '&':
+        out += "&amp;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      default:
+        out += c;
+    }
+  }
+  return out;
+}
 
 const char* kStyle = R"(
 body{font-family:system-ui,sans-serif;margin:24px auto;max-width:1100px;color:#222}
@@ -18,8 +42,9 @@ th{background:#f4f4f4}td.l,th.l{text-align:left}
 .faster{color:#137333;font-weight:600}.incorrect,.rejected,.build-failed,.error,.no-candidate{color:#b3261e}
 pre{background:#f7f7f7;padding:8px;overflow-x:auto;font-size:12px}
 .add{color:#137333}.del{color:#b3261e}.hunk{color:#1a56db}
-svg.chart{border:1px solid #ddd;margin:8px 0}svg text{font-size:12px}svg .title{font-size:14px;font-weight:600}
-svg .small{font-size:10px}svg .grid{stroke:#eee}
+canvas{border:1px solid #ddd;margin:8px 0}#chart-errors{color:#b3261e;white-space:pre}
+.decision{color:#444}tr.h2h td{color:#555;font-size:13px}table.provenance td,table.provenance th{font-size:13px}
+.analysis{background:#fafafa;border-left:3px solid #ddd;padding:4px 12px}
 )";
 
 std::string speedup_cell(const CandidateVerdict& v) {
@@ -29,89 +54,81 @@ std::string speedup_cell(const CandidateVerdict& v) {
 
 std::string colored_diff(const std::string& diff) {
   std::string out;
-  size_t start = 0;
-  while (start < diff.size()) {
-    size_t end = diff.find('\n', start);
-    if (end == std::string::npos) end = diff.size();
-    const std::string line = diff.substr(start, end - start);
-    const char* cls = line.rfind("@@", 0) == 0  ? "hunk"
-                      : line.rfind("+", 0) == 0 ? "add"
-                      : line.rfind("-", 0) == 0 ? "del"
-                                                : "";
-    out += *cls ? fmt::format("<span class=\"{}\">{}</span>\n", cls, escape(line))
-                : escape(line) + "\n";
-    start = end + 1;
-  }
+  for_each_diff_line(diff, [&](std::string_view line, DiffLine kind) {
+    const char* cls = kind == DiffLine::hunk      ? "hunk"
+                      : kind == DiffLine::added   ? "add"
+                      : kind == DiffLine::removed ? "del"
+                                                  : "";
+    const std::string text = escape(std::string(line));
+    out += *cls ? fmt::format("<span class=\"{}\">{}</span>\n", cls, text) : text + "\n";
+  });
   return out;
 }
 
-std::string trajectory(const RunView& v) {
-  svg::Chart c{"Speedup over the original, per candidate (intervals at the decision's level)",
-               "candidate",
-               "speedup",
-               false,
-               false,
-               {},
-               {}};
-  svg::Line best{{}, "#137333", false, "best so far"};
-  double best_so_far = 1;
-  int index = 0;
-  for (const auto& cand : v.candidates) {
-    ++index;
-    if (cand.verdict.speedup <= 0) continue;
-    c.points.push_back({static_cast<double>(index), cand.verdict.speedup, cand.verdict.ci_low,
-                        cand.verdict.ci_high, cand.id, cand.accepted ? "#137333" : "#1f77b4",
-                        cand.accepted});
-    if (cand.accepted) best_so_far = cand.verdict.speedup;
-    best.points.push_back({static_cast<double>(index), best_so_far});
-  }
-  if (!best.points.empty()) c.lines.push_back(best);
-  if (v.human.speedup > 0 && index > 0)
-    c.lines.push_back(
-        {{{1, v.human.speedup}, {static_cast<double>(std::max(index, 2)), v.human.speedup}},
-         "#d97706",
-         true,
-         "human"});
-  c.lines.push_back(
-      {{{1, 1}, {static_cast<double>(std::max(index, 2)), 1}}, "#888", true, "original"});
-  return svg::render(c);
+// A chart's canvas, or why it is missing.
+std::string chart(const char* name, const Json& spec, const std::string& missing) {
+  if (spec.is_null()) return "<p>" + escape(missing) + "</p>";
+  std::string out = fmt::format("<canvas data-chart=\"{}\" width=1000 height=420></canvas>", name);
+  if (spec.contains("note")) out += "<p>Roofs: " + escape(spec.value("note", "")) + ".</p>";
+  return out;
 }
 
-std::string roofline(const RunView& v, const std::optional<Roofs>& roofs) {
-  const double flops = v.reference.flops, bytes = v.reference.bytes;
-  if (flops <= 0 || bytes <= 0)
-    return "<p>No roofline: the benchmark's analytic work gives no floating-point operations.</p>";
-  const double intensity = flops / bytes;
-  svg::Chart c{"Roofline (analytic intensity, achieved GFLOP/s)",
-               "arithmetic intensity (FLOP/byte)",
-               "GFLOP/s",
-               true,
-               true,
-               {},
-               {}};
-  c.points.push_back({intensity, v.reference.original_gflops, 0, 0, "original", "#888", true});
-  if (v.human.gflops > 0)
-    c.points.push_back({intensity * 1.15, v.human.gflops, 0, 0, "human", "#d97706", true});
-  for (const auto& cand : v.candidates)
-    if (cand.verdict.gflops > 0)
-      c.points.push_back({intensity / 1.15, cand.verdict.gflops, 0, 0, cand.id,
-                          cand.accepted ? "#137333" : "#1f77b4", cand.accepted});
-  std::string note;
-  if (roofs && roofs->peak_gflops > 0 && roofs->peak_gbytes_per_s > 0) {
-    const double ridge = roofs->peak_gflops / roofs->peak_gbytes_per_s;
-    const double lo = std::min(intensity, ridge) / 20, hi = std::max(intensity, ridge) * 20;
-    c.lines.push_back({{{lo, lo * roofs->peak_gbytes_per_s},
-                        {ridge, roofs->peak_gflops},
-                        {hi, roofs->peak_gflops}},
-                       "#444",
-                       false,
-                       "roof"});
-    note = fmt::format("<p>Roofs: {:.3g} GFLOP/s, {:.3g} GB/s ({}).</p>", roofs->peak_gflops,
-                       roofs->peak_gbytes_per_s, escape(roofs->source));
-  } else {
-    note = "<p>No machine model: run <code>kopt machine</code> to draw the roofs.</p>";
+// The candidates never timed, below the trajectory.
+std::string untimed_list(const RunView& v) {
+  std::string untimed;
+  for (const auto& c : v.candidates)
+    if (c.verdict.speedup <= 0)
+      untimed += fmt::format("{}<a href=\"#c{}\">{}</a> ({})", untimed.empty() ? "" : ", ",
+                             escape(c.id), escape(c.id), escape(c.verdict.status));
+  return untimed.empty() ? ""
+                         : "<p>Never timed (crosses at the chart's floor): " + untimed + ".</p>";
+}
+
+// Where and how the run was made: host, CPU, compiler, flags, kopt, dates, model, load.
+std::string provenance_table(const RunView& v) {
+  std::string out = "<table class=provenance>";
+  for (const auto& [label, value] : provenance(v))
+    out += fmt::format("<tr><th class=l>{}</th><td class=l>{}</td></tr>", escape(label),
+                       escape(value));
+  return out + "</table>";
+}
+
+// The analyst's answer, rendered from Markdown (raw HTML in it is dropped).
+std::string markdown(const std::string& text) {
+  char* html = cmark_markdown_to_html(text.data(), text.size(), CMARK_OPT_DEFAULT);
+  std::string out = html ? html : "";
+  std::free(html);
+  return "<div class=analysis>" + out + "</div>";
+}
+
+std::string ms_cell(double ms) {
+  return ms > 0 ? fmt::format("{:.4g}", ms) : "";
+}
+
+// Every evaluation of the run: what was timed against what, and what was decided and why.
+std::string evaluations_table(const RunView& v) {
+  std::string out =
+      "<table><tr><th>iter</th><th class=l>candidate</th><th class=l>from</th><th "
+      "class=l>verdict</th><th>baseline ms</th><th>candidate ms</th><th>speedup "
+      "[CI]</th><th class=l>decision and reason</th></tr>";
+  for (const auto& c : v.candidates) {
+    out += fmt::format(
+        "<tr><td>{}</td><td class=l><a href=\"#c{}\">{}</a></td><td class=l>{}</td><td "
+        "class=\"l {}\">{}</td><td>{}</td><td>{}</td><td>{}</td><td class=l>{}{}</td></tr>",
+        c.iteration, escape(c.id), escape(c.id), escape(c.parent), escape(c.verdict.status),
+        escape(c.verdict.status), ms_cell(c.verdict.original_ms), ms_cell(c.verdict.candidate_ms),
+        escape(speedup_cell(c.verdict)), c.accepted ? "<b>promoted</b>: " : "",
+        escape(outcome_reason(c)));
+    for (const auto& h : v.comparisons)
+      if (h.candidate == c.id)
+        out += fmt::format(
+            "<tr class=h2h><td></td><td class=l colspan=2>head to head against {}</td><td "
+            "class=l>{}</td><td>{}</td><td>{}</td><td>{}</td><td class=l>one alternated "
+            "evaluation</td></tr>",
+            escape(h.baseline), escape(h.verdict.status), ms_cell(h.verdict.original_ms),
+            ms_cell(h.verdict.candidate_ms), escape(speedup_cell(h.verdict)));
   }
-  return svg::render(c) + note;
+  return out + "</table>";
 }
 
 std::string summary_table(const RunView& v) {
@@ -127,6 +144,9 @@ std::string summary_table(const RunView& v) {
     out +=
         "<tr><td class=l>human</td><td colspan=5 class=l>no human version in this "
         "benchmark</td></tr>";
+  else if (v.human.speedup <= 0)
+    out += fmt::format("<tr><td class=l>human</td><td colspan=5 class=\"l {}\">{}: {}</td></tr>",
+                       escape(v.human.status), escape(v.human.status), escape(v.human.reason));
   else
     out += fmt::format(
         "<tr><td "
@@ -134,13 +154,15 @@ std::string summary_table(const RunView& v) {
         "</td></tr>",
         v.human.candidate_ms, v.human.original_ms, speedup_cell(v.human), v.human.gflops,
         v.human.gbytes_per_s);
+  const std::string best = best_id(v);
   for (const auto& c : v.candidates)
     if (c.accepted)
       out += fmt::format(
-          "<tr><td class=l>{} (best so far)</td><td>{:.4g}</td><td>{:.4g}</td><td "
+          "<tr><td class=l>{}</td><td>{:.4g}</td><td>{:.4g}</td><td "
           "class=faster>{}</td><td>{:.3g}</td><td>{:.3g}</td></tr>",
-          c.id, c.verdict.candidate_ms, c.verdict.original_ms, speedup_cell(c.verdict),
-          c.verdict.gflops, c.verdict.gbytes_per_s);
+          c.id == best ? c.id + " (the run's best)" : c.id + " (promoted, later surpassed)",
+          c.verdict.candidate_ms, c.verdict.original_ms, speedup_cell(c.verdict), c.verdict.gflops,
+          c.verdict.gbytes_per_s);
   out += "</table>";
   const Json h = v.summary.is_object() ? v.summary.value("versus_human", Json()) : Json();
   if (h.is_object())
@@ -160,18 +182,19 @@ std::string iterations(const RunView& v) {
                        escape(it.best_before), it.tokens_estimated ? "~" : "",
                        (it.input_tokens + it.output_tokens) / 1000.0,
                        it.tokens_estimated ? ", estimated" : "");
-    if (!it.analysis.empty()) out += "<h3>Analyst</h3><pre>" + escape(it.analysis) + "</pre>";
+    if (!it.analysis.empty()) out += "<h3>Analyst</h3>" + markdown(it.analysis);
     for (const auto& c : v.candidates) {
       if (c.iteration != it.number) continue;
-      out += fmt::format("<h3>Candidate {} <span class=\"{}\">{}</span> {}{}</h3>", c.id,
-                         c.verdict.status, c.verdict.status, escape(speedup_cell(c.verdict)),
-                         c.verdict.candidate_ms > 0
-                             ? fmt::format(" ({:.4g} ms; the original {:.4g} ms)",
-                                           c.verdict.candidate_ms, c.verdict.original_ms)
-                             : "");
+      out += fmt::format(
+          "<h3 id=\"c{}\">Candidate {} <span class=\"{}\">{}</span> {}{}</h3>", escape(c.id), c.id,
+          c.verdict.status, c.verdict.status, escape(speedup_cell(c.verdict)),
+          c.verdict.candidate_ms > 0 ? fmt::format(" ({:.4g} ms; the original {:.4g} ms)",
+                                                   c.verdict.candidate_ms, c.verdict.original_ms)
+                                     : "");
       if (!c.summary.empty()) out += "<p>" + escape(c.summary) + "</p>";
-      if (!c.verdict.correct() && !c.verdict.reason.empty())
-        out += "<p class=incorrect>" + escape(c.verdict.reason) + "</p>";
+      if (const std::string why = outcome_reason(c); !why.empty())
+        out += fmt::format("<p class=\"{}\">{}</p>", c.verdict.correct() ? "decision" : "incorrect",
+                           escape(why));
       if (!c.diff.empty()) out += "<pre>" + colored_diff(c.diff) + "</pre>";
     }
   }
@@ -184,14 +207,41 @@ std::string render_html_report(const RunView& v, const std::optional<Roofs>& roo
   const std::string id = v.dir.filename().string();
   std::string html = fmt::format(
       "<!DOCTYPE html><html><head><meta charset=\"utf-8\"><title>kopt run "
-      "{}</title><style>{}</style></head><body>",
+      "{}</title><style>{}</style></head><body><div id=chart-errors></div>",
       escape(id), kStyle);
   html += fmt::format(
-      "<h1>kopt run {}</h1><p>Benchmark <b>{}</b>, model <code>{}</code>, status {}{}.</p>",
-      escape(id), escape(v.info["benchmark"].value("name", "?")),
-      escape(v.info["config"].value("llm", "?")), escape(v.status),
+      "<h1>kopt run {}</h1><p>Benchmark <b>{}</b>, status {}{}.</p>", escape(id),
+      escape(v.info["benchmark"].value("name", "?")),
+      escape(v.status == "stopped"
+                 ? "stopped before it finished (kopt resume " + id + " continues it)"
+                 : v.status),
       v.stop_rule.empty() ? "" : " (" + escape(v.stop_rule + ": " + v.stop_reason) + ")");
-  html += summary_table(v) + trajectory(v) + roofline(v, roofs) + iterations(v);
+  Json charts = {{"trajectory", trajectory_chart(v)},
+                 {"roofline", roofs ? roofline_chart(v, *roofs) : Json()},
+                 {"samples", samples_chart(v)}};
+  html += provenance_table(v) + summary_table(v);
+  if (v.candidates.empty()) {
+    html += "<p>No candidate yet.</p>";
+    charts["trajectory"] = Json();
+  } else {
+    html += "<h2>Evaluations</h2>" + evaluations_table(v) + "<h2>Trajectory</h2>" +
+            chart("trajectory", charts["trajectory"], "") + untimed_list(v);
+  }
+  html += "<h2>Timing samples</h2>" +
+          chart("samples", charts["samples"], "No candidate was timed in this run.");
+  const bool flops = v.reference.flops > 0 && v.reference.bytes > 0;
+  html += "<h2>Roofline</h2>" +
+          chart("roofline", charts["roofline"],
+                !flops ? "No roofline: the benchmark's analytic work gives no floating-point "
+                         "operations."
+                       : "No machine model: run kopt machine, or give --peak-gflops and "
+                         "--peak-gbs, to draw the roofs.");
+  html += iterations(v);
+  auto library = chart_library();
+  if (library)
+    html += "<script>" + *library + "</script>" + chart_script(charts);
+  else
+    html += "<p class=incorrect>No charts: " + escape(library.error().message) + ".</p>";
   return html + "</body></html>\n";
 }
 

@@ -21,6 +21,9 @@ struct CandidateView {
   bool accepted = false;
   bool evaluated = false;
   CandidateVerdict verdict;
+  std::string decision;  ///< Why it was promoted or refused (the decision event's reason).
+  std::vector<double> baseline_samples_ms;  ///< Every per-call time of its evaluation, per side.
+  std::vector<double> candidate_samples_ms;
   std::string source;
   std::string diff;
 };
@@ -35,6 +38,18 @@ struct IterationView {
   bool tokens_estimated =
       false;             ///< Some calls reported no usage: counted at 4 characters a token.
   std::string roofline;  ///< The roofline tool's text for the best, when it ran.
+  std::string profile;   ///< The profile tool's text for the best, when it ran.
+};
+
+/// A candidate timed head to head against another version in one alternated evaluation: a
+/// promotion decision against the best, or the final best against the human version.
+struct ComparisonView {
+  std::string candidate;
+  std::string baseline;  ///< "human", or the id of the best it was compared with.
+  int iteration = 0;
+  CandidateVerdict verdict;
+  std::vector<double> baseline_samples_ms;  ///< Every per-call time, per side.
+  std::vector<double> candidate_samples_ms;
 };
 
 struct RunView {
@@ -48,11 +63,27 @@ struct RunView {
   CandidateVerdict reference;
   std::vector<CandidateView> candidates;
   std::vector<IterationView> iterations;
+  std::vector<ComparisonView> comparisons;
   std::string stop_rule, stop_reason;
   Json peaks;  ///< The machine the run's roofline tool drew on (its first answer); null if none.
   std::string precision = "fp64";  ///< The kind of FLOP that answer was limited by.
   bool torn = false;  ///< The event log ended in a torn line (the run was killed mid-write).
 };
+
+/// Where and how the run was made, as labelled fields in a fixed order (host, cpu, compiler,
+/// flags, kopt, started, model, load): the header of `kopt show` and of the report. A field
+/// the record lacks (a run recorded before it was kept) is left out.
+std::vector<std::pair<std::string, std::string>> provenance(const RunView& view);
+
+/// Why a candidate ended where it did, in one line: the check's or build's reason when it is not
+/// correct, else the decision's; empty when nothing was decided.
+std::string outcome_reason(const CandidateView& candidate);
+
+/// The id of the run's best: the last candidate promoted, or "original".
+std::string best_id(const RunView& view);
+
+/// The text of the run's benchmark file `which` ("original" or "human", .cpp or .cu).
+Result<std::string> benchmark_source(const RunView& view, const std::string& which);
 
 /// Reads a run folder.
 Result<RunView> load_run_view(const std::filesystem::path& dir);

@@ -11,10 +11,12 @@
 #include <spawn.h>
 #include <sys/wait.h>
 
+#include <cstdlib>
 #include <functional>
 
 #include "../llm/fake_api_server.h"
 #include "../support/kopt_cli.h"
+#include "agent/record/run_record.h"
 #include "util/files.h"
 
 namespace kopt {
@@ -127,33 +129,45 @@ void expect_tampering_is_caught(
   EXPECT_NE(replay.output.find("(decision): accepted"), std::string::npos) << replay.output;
 }
 
-// Writes the run's report and renders it in Debian's headless Chromium.
+// Runs Debian's headless Chromium on a page; its output (stderr with the console) and stdout.
+ProcessResult chromium(const std::filesystem::path& home, std::vector<std::string> args) {
+  const char* binary = "/usr/bin/chromium";
+  EXPECT_EQ(access(binary, X_OK), 0)
+      << "Debian's chromium is missing; scripts/setup.sh installs it";
+  ProcessSpec spec;
+  spec.argv = {binary, "--headless", "--no-sandbox", "--disable-gpu", "--enable-logging=stderr",
+               "--v=0"};
+  spec.argv.insert(spec.argv.end(), args.begin(), args.end());
+  spec.env = {{"PATH", "/usr/bin:/bin"}, {"HOME", home.string()}};
+  spec.timeout = std::chrono::seconds(120);
+  return LocalProcessRunner().run(spec);
+}
+
+// Writes the run's report, renders it in headless Chromium and reads the page as the browser
+// built it: the charts drawn (at least `charts`), no script error, nothing fetched from outside
+// the page, and each of `texts` visible. Leaves a screenshot, report.png, beside it.
 void expect_report_renders(const std::filesystem::path& dir,
-                           const std::function<ProcessResult(std::vector<std::string>)>& kopt) {
+                           const std::function<ProcessResult(std::vector<std::string>)>& kopt,
+                           int charts, const std::vector<std::string>& texts) {
   ProcessResult report = kopt({"report", dir.string()});
   ASSERT_EQ(report.exit_code, 0) << report.output;
-  const std::string html = read_file(dir / "report.html").value();
-  EXPECT_NE(html.find("<svg"), std::string::npos);
-  EXPECT_NE(html.find("as the run's roofline tool used them"), std::string::npos)
-      << "the roofs come from the machine the run's roofline tool measured";
-  EXPECT_EQ(html.find("<script"), std::string::npos)
-      << "the report must be self-contained and static";
-  const char* chromium = "/usr/bin/chromium";
-  ASSERT_EQ(access(chromium, X_OK), 0)
-      << "Debian's chromium is missing; scripts/setup.sh installs it";
-  ProcessSpec shot;
-  shot.argv = {chromium,
-               "--headless",
-               "--no-sandbox",
-               "--disable-gpu",
-               "--hide-scrollbars",
-               "--window-size=1200,1600",
-               "--screenshot=" + (dir / "report.png").string(),
-               "file://" + (dir / "report.html").string()};
-  shot.env = {{"PATH", "/usr/bin:/bin"}, {"HOME", dir.string()}};
-  shot.timeout = std::chrono::seconds(120);
-  ProcessResult r = LocalProcessRunner().run(shot);
-  ASSERT_TRUE(std::filesystem::exists(dir / "report.png")) << r.output;
+  const std::string page = "file://" + (dir / "report.html").string();
+  ProcessResult dom = chromium(dir, {"--dump-dom", page});
+  ASSERT_TRUE(dom.succeeded()) << dom.output;
+  const std::string& html = dom.output;
+  const size_t drawn = html.find("data-charts-drawn=\"");
+  ASSERT_NE(drawn, std::string::npos) << "the page's script did not finish";
+  EXPECT_GE(std::atoi(html.c_str() + drawn + 19), charts) << "charts missing from the page";
+  EXPECT_NE(html.find("<div id=\"chart-errors\"></div>"), std::string::npos)
+      << "a script error in the page";
+  EXPECT_EQ(html.find("Uncaught"), std::string::npos) << "a script error in the page";
+  for (const char* outside : {"src=\"http", "href=\"http", "src=\"//", "url(http", "@import"})
+    EXPECT_EQ(html.find(outside), std::string::npos) << "the page fetches " << outside;
+  for (const auto& text : texts)
+    EXPECT_NE(html.find(text), std::string::npos) << "the page does not show '" << text << "'";
+  ProcessResult shot = chromium(dir, {"--hide-scrollbars", "--window-size=1200,1600",
+                                      "--screenshot=" + (dir / "report.png").string(), page});
+  ASSERT_TRUE(std::filesystem::exists(dir / "report.png")) << shot.output;
   EXPECT_GT(std::filesystem::file_size(dir / "report.png"), 50000u) << "the screenshot looks blank";
 }
 
@@ -180,7 +194,9 @@ TEST_F(LoopTest, KeepsTheFasterKernelReplaysItCatchesTamperingAndReports) {
 
   auto run_kopt = [this](std::vector<std::string> args) { return kopt(std::move(args)); };
   expect_tampering_is_caught(dir, runs_->path() / "tampered", run_kopt);
-  expect_report_renders(dir, run_kopt);
+  expect_report_renders(dir, run_kopt, 3,
+                        {"as the run's roofline tool used them", "Evaluations", "promoted",
+                         "<th class=\"l\">cpu</th>", "head to head against human"});
 }
 
 TEST_F(LoopTest, RejectsTheWrongKernelWithItsReason) {
@@ -303,6 +319,10 @@ TEST_F(LoopTest, KilledRunResumesLosingNothing) {
   EXPECT_NE(show.output.find("kopt resume " + dir.filename().string()), std::string::npos);
   ProcessResult runs = kopt({"runs"});
   EXPECT_NE(runs.output.find("stopped"), std::string::npos) << runs.output;
+  auto run_kopt = [this](std::vector<std::string> args) { return kopt(std::move(args)); };
+  expect_report_renders(dir, run_kopt, 0, {"stopped before it finished", "kopt resume"});
+  std::filesystem::remove(dir / "report.html");
+  std::filesystem::remove(dir / "report.png");
 
   ProcessResult resumed = kopt({"resume", dir.string()});
   ASSERT_EQ(resumed.exit_code, 0) << resumed.output;
@@ -311,6 +331,22 @@ TEST_F(LoopTest, KilledRunResumesLosingNothing) {
   EXPECT_TRUE(std::filesystem::exists(dir / "candidates" / "0001" / "evaluation.json"));
   ProcessResult replay = kopt({"replay", dir.string()});
   EXPECT_EQ(replay.exit_code, 0) << replay.output;
+}
+
+TEST_F(LoopTest, AnEmptyRunStillReports) {
+  // A run whose process died before its first event: run.json and the events' header only.
+  std::filesystem::path dir;
+  {
+    auto record = RunRecord::create(runs_->path(), "licm",
+                                    {{"config", {{"llm", "openai:scripted"}}},
+                                     {"benchmark", {{"name", "licm"}}},
+                                     {"status", "running"}});
+    ASSERT_TRUE(record) << record.error().message;
+    dir = record->dir();
+  }
+  std::filesystem::remove(dir / "lock");  // Its writer is gone: the run reads as stopped.
+  auto run_kopt = [this](std::vector<std::string> args) { return kopt(std::move(args)); };
+  expect_report_renders(dir, run_kopt, 0, {"No candidate yet", "stopped before it finished"});
 }
 
 TEST_F(LoopTest, CtrlCSaysHowToResume) {

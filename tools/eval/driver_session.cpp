@@ -4,6 +4,7 @@
 #include <poll.h>
 #include <signal.h>
 #include <sys/mman.h>
+#include <sys/socket.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -11,6 +12,7 @@
 #include <cerrno>
 #include <chrono>
 #include <cstring>
+#include <ctime>
 
 #include <fmt/format.h>
 
@@ -33,6 +35,29 @@ constexpr size_t kArrayAlign = 64;
 
 double since(Clock::time_point start) {
   return std::chrono::duration<double>(Clock::now() - start).count();
+}
+
+// CLOCK_REALTIME in seconds: the clock of the reply socket's kernel timestamps.
+double realtime_now() {
+  timespec t{};
+  clock_gettime(CLOCK_REALTIME, &t);
+  return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_nsec) * 1e-9;
+}
+
+// The reply channel: a datagram-preserving socket whose receiving end stamps each message with
+// the kernel's time of arrival. Reading the stamp rather than the clock when this process wakes
+// up keeps this process's own scheduling delay (large on a loaded machine) out of every
+// interval measured between two replies. The driver's end can only write.
+bool reply_channel(int fds[2]) {
+  if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, fds) != 0) return false;
+  const int on = 1;
+  if (setsockopt(fds[0], SOL_SOCKET, SO_TIMESTAMPNS, &on, sizeof on) != 0 ||
+      shutdown(fds[0], SHUT_WR) != 0) {
+    ::close(fds[0]);
+    ::close(fds[1]);
+    return false;
+  }
+  return true;
 }
 
 size_t padded(size_t bytes) {
@@ -98,8 +123,8 @@ bool DriverSession::start(const ExecutionContext& ctx, const Benchmark& bench,
   envp.push_back(nullptr);
 
   int commands[2], replies[2];
-  if (pipe2(commands, O_CLOEXEC) != 0 || pipe2(replies, O_CLOEXEC) != 0)
-    return fail_with("setup", std::string("cannot make pipes: ") + std::strerror(errno));
+  if (pipe2(commands, O_CLOEXEC) != 0 || !reply_channel(replies))
+    return fail_with("setup", std::string("cannot make the channels: ") + std::strerror(errno));
   shared_fd_ = memfd_create("kopt-outputs", MFD_CLOEXEC);
   const std::string log_path = (workspace_->path() / "log.txt").string();
   const int log = open(log_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
@@ -176,6 +201,7 @@ bool DriverSession::send_fill(const std::vector<uint64_t>& seeds, int edge) {
 bool DriverSession::await_ready(const std::vector<DriverSession*>& sessions, Clock::time_point sent,
                                 double timeout_seconds, const std::vector<BlockTiming*>& timings) {
   const auto deadline = sent + std::chrono::duration<double>(timeout_seconds);
+  const double sent_stamp = realtime_now() - since(sent);  // `sent` on the replies' clock.
   std::vector<bool> ready(sessions.size(), false);
   std::vector<std::string> words;
   for (size_t done = 0; done < sessions.size();) {
@@ -185,7 +211,7 @@ bool DriverSession::await_ready(const std::vector<DriverSession*>& sessions, Clo
       if (s.failed()) return false;
       if (!ready[i] && s.pending_.find('\n') != std::string::npos) {
         if (!s.take_line("ready", words)) return false;
-        timings[i]->fill_seconds = since(sent);
+        timings[i]->fill_seconds = std::max(0.0, s.line_stamp_ - sent_stamp);
         ready[i] = true;
         ++done;
       }
@@ -211,16 +237,18 @@ bool DriverSession::go(double timeout_seconds, BlockTiming& timing) {
   std::vector<std::string> words;
   const std::string nonce = std::to_string(nonces_());
   const std::optional<double> cpu_before = cpu_seconds();  // Read before the clock starts...
-  auto start = Clock::now();
+  const double start = realtime_now();
   if (!send("go " + nonce) || !expect("done", timeout_seconds, words)) return false;
-  timing.kernel_seconds = since(start);
+  // From the command's sending to the reply's arrival, both on the kernel's clock: however late
+  // this process wakes up, the interval is the driver's.
+  const double done = line_stamp_;
+  timing.kernel_seconds = std::max(0.0, done - start);
   if (const auto cpu_after = cpu_seconds(); cpu_before && cpu_after)  // ... and after it stops.
     timing.window_cpu = *cpu_after - *cpu_before;
   if (words.size() != 2 || words[1] != nonce)
     return fail_with("protocol",
                      "a 'done' reply without this block's nonce: the harness did not "
                      "write it (a reply forged by the kernel)");
-  start = Clock::now();
   if (!expect("stored", timeout_seconds, words)) {
     // The harness only copies the outputs here, with the kernel's signal handlers removed: a
     // crash means output pages the kernel protected or unmapped to finish its work on first touch.
@@ -233,7 +261,7 @@ bool DriverSession::go(double timeout_seconds, BlockTiming& timing) {
                       "touch, after the clock stops"};
     return false;
   }
-  timing.store_seconds = since(start);
+  timing.store_seconds = std::max(0.0, line_stamp_ - done);
   if (words.size() != 3 || words[1] != nonce)
     return fail_with("protocol",
                      "a 'stored' reply without this block's nonce: the harness did "
@@ -331,13 +359,31 @@ bool DriverSession::send(const std::string& line) {
 bool DriverSession::read_some(int timeout_ms) {
   pollfd p{reply_fd_, POLLIN, 0};
   if (poll(&p, 1, timeout_ms) <= 0) return true;
-  char buffer[4096];
-  const ssize_t n = read(reply_fd_, buffer, sizeof buffer);
+  thread_local char buffer[1 << 16];
+  alignas(cmsghdr) char control[CMSG_SPACE(sizeof(timespec))];
+  iovec io{buffer, sizeof buffer};
+  msghdr message{};
+  message.msg_iov = &io;
+  message.msg_iovlen = 1;
+  message.msg_control = control;
+  message.msg_controllen = sizeof control;
+  const ssize_t n = recvmsg(reply_fd_, &message, 0);
   if (n < 0 && errno == EINTR) return true;
   if (n <= 0) {
     fail_from_exit(5, false);
     return false;
   }
+  if (message.msg_flags & MSG_TRUNC) return fail_with("protocol", "a reply over 64 KiB");
+  double stamp = realtime_now();  // Only if the kernel gave no stamp.
+  for (cmsghdr* c = CMSG_FIRSTHDR(&message); c; c = CMSG_NXTHDR(&message, c))
+    if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_TIMESTAMPNS) {
+      timespec t{};
+      std::memcpy(&t, CMSG_DATA(c), sizeof t);
+      stamp = static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_nsec) * 1e-9;
+    }
+  // A line is complete when the message holding its newline arrived.
+  for (ssize_t i = 0; i < n; ++i)
+    if (buffer[i] == '\n') line_stamps_.push_back(stamp);
   pending_.append(buffer, static_cast<size_t>(n));
   if (pending_.size() > (1 << 20)) return fail_with("protocol", "an endless reply");
   return true;
@@ -349,6 +395,10 @@ bool DriverSession::take_line(const std::string& word, std::vector<std::string>&
   const size_t end = pending_.find('\n');
   const std::string line = pending_.substr(0, end);
   pending_.erase(0, end + 1);
+  if (!line_stamps_.empty()) {
+    line_stamp_ = line_stamps_.front();
+    line_stamps_.pop_front();
+  }
   words = words_of(line);
   if (!words.empty() && words[0] == word) return true;
   if (!words.empty() && words[0] == "error")

@@ -9,6 +9,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <deque>
 #include <filesystem>
 #include <memory>
 #include <optional>
@@ -109,6 +110,10 @@ class DriverSession {
   unsigned char* shared_ = nullptr;
   size_t shared_size_ = 0;
   std::string pending_;
+  /// When each complete line in pending_ reached the reply socket (CLOCK_REALTIME seconds, the
+  /// kernel's stamp), oldest first; and the stamp of the line take_line() took last.
+  std::deque<double> line_stamps_;
+  double line_stamp_ = 0;
   size_t stride_ = 0;
   std::vector<OutputArray> layout_;  ///< Names, types and counts; no bytes.
   static constexpr int kMaxEdgeCases = 64;

@@ -32,7 +32,9 @@ struct TimingOptions {
   double untimed_tolerance = 0.2;
   /// Work after the clock stops: the candidate's store phase per call (the harness copying the
   /// outputs out, the first touch of outputs after the calls) may exceed the baseline's by this
-  /// fraction of the candidate's own call time, plus store_floor_seconds of scheduling noise.
+  /// fraction of the candidate's own call time, plus store_floor_seconds; beyond that, the
+  /// excess is added to the candidate's time in that pair, and a candidate past it in three
+  /// pairs of four is turned away as deferring work.
   double store_tolerance = 0.2;
   double store_floor_seconds = 20e-6;
   /// Work on other threads outside the window: over the timed pairs, the candidate's process
@@ -85,7 +87,8 @@ struct TimingOutcome {
   double candidate_cpu = -1;         ///< from /proc by kopt (-1: not seen).
   double baseline_cpu_outside = -1;  ///< The same less the CPU time of the timed calls.
   double candidate_cpu_outside = -1;
-  double baseline_store = 0;  ///< Median per call of the store phase ("done" to "stored").
+  int store_charged_pairs = 0;  ///< Pairs whose candidate time was charged its store excess.
+  double baseline_store = 0;    ///< Median per call of the store phase ("done" to "stored").
   double candidate_store = 0;
   double seconds = 0;
 };

@@ -1,5 +1,7 @@
 #include "tools/machine/host.h"
 
+#include <cstdlib>
+
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
@@ -79,6 +81,12 @@ void read_caches(HostInfo& host) {
 }
 
 }  // namespace
+
+std::vector<double> load_averages() {
+  double loads[3] = {};
+  const int n = getloadavg(loads, 3);
+  return n == 3 ? std::vector<double>(loads, loads + 3) : std::vector<double>{};
+}
 
 uint64_t parse_cache_size(const std::string& text) {
   if (text.empty()) return 0;

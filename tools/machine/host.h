@@ -36,6 +36,10 @@ struct HostInfo {
 /// Reads /proc/cpuinfo and /sys/devices/system/cpu.
 HostInfo read_host_info();
 
+/// The load averages over 1, 5 and 15 minutes (empty when they cannot be read): how busy the
+/// machine was, recorded beside every run's figures.
+std::vector<double> load_averages();
+
 /// Parses a sysfs cache size ("48K", "2048K", "1M").
 uint64_t parse_cache_size(const std::string& text);
 

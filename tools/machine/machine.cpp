@@ -124,12 +124,8 @@ bool needs_measuring(const MachineModel& cached) {
 }  // namespace
 
 double current_load_average() {
-  double load = 0;
-  if (std::FILE* f = std::fopen("/proc/loadavg", "r")) {
-    if (std::fscanf(f, "%lf", &load) != 1) load = 0;
-    std::fclose(f);
-  }
-  return load;
+  const std::vector<double> loads = load_averages();
+  return loads.empty() ? 0 : loads[0];
 }
 
 std::string implausibility(const MachineModel& m) {

@@ -55,6 +55,8 @@ Json to_json(const CpuProfile& p) {
           {"event", p.event},
           {"unit", p.unit},
           {"fallback_reason", p.fallback_reason},
+          {"raw_file", p.raw_file.empty() ? Json() : Json(p.raw_file)},
+          {"open_with", p.open_with.empty() ? Json() : Json(p.open_with)},
           {"total", p.total},
           {"by_place", p.by_place},
           {"lines", lines},
@@ -72,6 +74,7 @@ std::string summarize(const CpuProfile& p, const std::string& title, int top_lin
       fmt::format("profile of {}: {} {} ({} {}, {} calls at size {}, {} threads)\n", title,
                   p.profiler, p.event, p.total, p.unit, p.reps, p.size, p.threads);
   if (!p.fallback_reason.empty()) text += "(perf unavailable: " + p.fallback_reason + ")\n";
+  if (!p.open_with.empty()) text += "raw data kept: " + p.open_with + "\n";
   const auto in_kernel = [&](const char* place) {
     auto it = p.by_place.find(place);
     return it == p.by_place.end() ? 0.0 : p.share(it->second);

@@ -50,6 +50,8 @@ struct CpuProfile {
   std::string event;            ///< "cpu-clock" (samples) or "Ir" (instructions).
   std::string unit;             ///< "samples" or "instructions".
   std::string fallback_reason;  ///< Why perf was not used, when it was not.
+  std::string raw_file;   ///< Where the profiler's own output was kept (perf.data, callgrind.out).
+  std::string open_with;  ///< The command that opens it in the profiler's own viewer.
   uint64_t total = 0;
   std::map<std::string, uint64_t> by_place;  ///< where::* -> count.
   std::vector<LineCount> lines;              ///< Ranked by total, every line with a count.

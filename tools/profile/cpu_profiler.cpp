@@ -58,9 +58,37 @@ ProfileOverhead measure_overhead(const ProfileWorkspace& ws, const DriverCall& b
   return o;
 }
 
+namespace fs = std::filesystem;
+
+// Copies the profiler's output `file` from the workspace to `keep`, with the driver twice: as
+// keep/bench, and under keep/symfs at the absolute path the profile names it by (perf report
+// --symfs). Records where it went and how to open it in `profile`.
+Status keep_raw_data(const ProfileWorkspace& ws, const std::string& file, const fs::path& keep,
+                     CpuProfile& profile) {
+  if (keep.empty()) return {};
+  const fs::path symfs = keep / "symfs";
+  const fs::path mirrored = symfs / fs::path(ws.binary()).relative_path();
+  std::error_code ec;
+  fs::remove_all(symfs, ec);  // A previous profile's driver, under another workspace's path.
+  fs::create_directories(mirrored.parent_path(), ec);
+  const auto copy = fs::copy_options::overwrite_existing;
+  if (!ec) fs::copy_file(ws.path() / file, keep / file, copy, ec);
+  if (!ec) fs::copy_file(ws.binary(), keep / "bench", copy, ec);
+  if (!ec) fs::copy_file(ws.binary(), mirrored, copy, ec);
+  if (ec) return fail("cannot keep " + file + " in " + keep.string() + ": " + ec.message());
+  const fs::path kept = fs::absolute(keep / file);
+  profile.raw_file = kept.string();
+  profile.open_with =
+      file == "perf.data"
+          ? "perf report -i " + kept.string() + " --symfs " + fs::absolute(symfs).string()
+          : "callgrind_annotate " + kept.string() + " (or kcachegrind)";
+  return {};
+}
+
 Result<CpuProfile> run_callgrind(EvaluationExecutor& executor, const ExecutionContext& ctx,
                                  const Benchmark& bench, const std::string& source,
-                                 SamplerRequest request, double call_seconds) {
+                                 SamplerRequest request, double call_seconds,
+                                 const fs::path& keep) {
   Benchmark plain = bench;
   const auto& isa = read_host_info().isa;
   if (std::find(isa.begin(), isa.end(), "avx512f") != isa.end()) {
@@ -73,7 +101,10 @@ Result<CpuProfile> run_callgrind(EvaluationExecutor& executor, const ExecutionCo
   if (auto st = ws.ready(); !st) return st.error();
   request.call.reps = reps_for(kCallgrindNativeSeconds, call_seconds, 1000);
   request.timeout = timeout_for(request.call.reps * call_seconds + 1, 100);
-  return profile_with_callgrind(ws, request);
+  auto profile = profile_with_callgrind(ws, request);
+  if (profile)
+    if (auto kept = keep_raw_data(ws, "callgrind.out", keep, *profile); !kept) return kept.error();
+  return profile;
 }
 
 }  // namespace
@@ -105,11 +136,15 @@ Result<ProfileRun> profile_cpu(EvaluationExecutor& executor, const ExecutionCont
       request.call.reps = reps_for(options.seconds, *call_seconds, 100000);
       request.timeout = timeout_for(request.call.reps * *call_seconds, 2);
       profile = profile_with_perf(ws, request);
+      if (profile)
+        if (auto kept = keep_raw_data(ws, "perf.data", options.keep_dir, *profile); !kept)
+          return kept.error();
     }
     if (!profile) perf_problem = usable ? profile.error().message : usable.error().message;
     if (!profile && options.profiler == "perf") return fail(perf_problem);
   }
-  if (!profile) profile = run_callgrind(executor, ctx, bench, source, request, *call_seconds);
+  if (!profile)
+    profile = run_callgrind(executor, ctx, bench, source, request, *call_seconds, options.keep_dir);
   if (!profile) return profile.error();
   run.profile = std::move(*profile);
   run.profile.fallback_reason = perf_problem;

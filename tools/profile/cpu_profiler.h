@@ -3,6 +3,7 @@
 // with callgrind where perf cannot run. Optionally measures perf's overhead on the same driver.
 #pragma once
 
+#include <filesystem>
 #include <string>
 
 #include "tools/benchmark/benchmark.h"
@@ -20,6 +21,9 @@ struct CpuProfileOptions {
   int frequency = 999;            ///< perf samples per second per thread.
   std::string profiler = "auto";  ///< "auto" (perf, else callgrind), "perf" or "callgrind".
   bool measure_overhead = false;  ///< Also time the driver with and without perf.
+  /// Where to keep the profiler's own output and the profiled driver, so that `perf report`,
+  /// hotspot or kcachegrind can open it; empty to keep nothing.
+  std::filesystem::path keep_dir;
 };
 
 /// The profiler's cost: median call time without and with perf recording.

@@ -1,0 +1,43 @@
+// The report's charts, drawn in the page by Chart.js (Debian's libjs-chart.js, inlined so the
+// page needs no network): the speedup trajectory, the roofline and the timing samples of the
+// final comparison. This file turns a run into the charts' data; the page's script adds the
+// log axes' ticks, the tooltips and the intervals.
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include "agent/report/run_view.h"
+#include "util/json.h"
+#include "util/result.h"
+
+namespace kopt {
+
+/// The machine's ceilings for the roofline chart.
+struct Roofs {
+  double peak_gflops = 0;
+  double peak_gbytes_per_s = 0;
+  std::string source;  ///< Where the figures come from ("measured by kopt machine", a datasheet).
+};
+
+/// Every candidate against the original, the best so far, the original and human lines; the
+/// candidates never timed are listed with their status at the chart's floor.
+Json trajectory_chart(const RunView& view);
+
+/// The original, the human version and each timed candidate at the benchmark's analytic
+/// intensity, under the roofs; null without floating-point work or roofs. A point above a roof
+/// is flagged.
+Json roofline_chart(const RunView& view, const Roofs& roofs);
+
+/// The per-call times of the last head-to-head comparison (else the best's evaluation against
+/// the original): every sample with its quartiles, per side; null when none was timed.
+Json samples_chart(const RunView& view);
+
+/// The chart library's text, from Debian's package; the Error names the package.
+Result<std::string> chart_library();
+
+/// The page's script: draws every <canvas data-chart=NAME> from `charts` (an object of the
+/// charts above by name) and records any error in the page.
+std::string chart_script(const Json& charts);
+
+}  // namespace kopt

@@ -1,0 +1,76 @@
+// The runs committed in runs/examples/ are real records a new user can try at once: each must
+// replay to the very same events (the loop, fed the recorded answers and measurements, makes the
+// same decisions), and show, diff, export and report must read it.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include <filesystem>
+
+#include "../support/kopt_cli.h"
+#include "util/files.h"
+
+namespace kopt {
+
+namespace {
+
+std::filesystem::path examples_folder() {
+  return std::filesystem::path(KOPT_TEST_FIXTURES).parent_path().parent_path() / "runs" /
+         "examples";
+}
+
+std::vector<std::string> example_runs() {
+  std::vector<std::string> runs;
+  std::error_code ec;
+  for (const auto& entry : std::filesystem::directory_iterator(examples_folder(), ec))
+    if (std::filesystem::exists(entry.path() / "run.json"))
+      runs.push_back(entry.path().filename().string());
+  std::sort(runs.begin(), runs.end());
+  return runs;
+}
+
+class ExampleRunTest : public ::testing::TestWithParam<std::string> {
+ protected:
+  std::filesystem::path run() const { return examples_folder() / GetParam(); }
+};
+
+TEST(ExampleRunsTest, AtLeastThreeAreCommitted) {
+  EXPECT_GE(example_runs().size(), 3u) << "runs/examples/ holds too few runs; "
+                                          "scripts/record-examples.sh records them";
+}
+
+TEST_P(ExampleRunTest, ReplaysToTheSameEvents) {
+  ProcessResult replay = test::run_kopt({"replay", run().string()}, std::chrono::seconds(300));
+  EXPECT_EQ(replay.exit_code, 0) << replay.output;
+  EXPECT_NE(replay.output.find("replay verified"), std::string::npos) << replay.output;
+}
+
+TEST_P(ExampleRunTest, IsReadByShowDiffExportAndReport) {
+  ProcessResult show = test::run_kopt({"show", run().string()});
+  ASSERT_EQ(show.exit_code, 0) << show.output;
+  EXPECT_NE(show.output.find("cpu"), std::string::npos) << "no host line:\n" << show.output;
+  ProcessResult diff = test::run_kopt({"diff", run().string(), "original", "best"});
+  EXPECT_EQ(diff.exit_code, 0) << diff.output;
+  ProcessResult csv = test::run_kopt({"export", run().string(), "--format", "csv"});
+  ASSERT_EQ(csv.exit_code, 0) << csv.output;
+  EXPECT_EQ(csv.output.rfind("run,benchmark,llm,cpu,iteration,candidate", 0), 0u) << csv.output;
+  EXPECT_GE(std::count(csv.output.begin(), csv.output.end(), '\n'), 3) << csv.output;
+  TempDir out("kopt-example-report-");
+  ProcessResult report =
+      test::run_kopt({"report", run().string(), "--html", (out.path() / "report.html").string()});
+  EXPECT_EQ(report.exit_code, 0) << report.output;
+  EXPECT_FALSE(std::filesystem::exists(run() / "report.html"))
+      << "reading an example must not write into it";
+}
+
+std::string name_of(const ::testing::TestParamInfo<std::string>& info) {
+  std::string name;
+  for (char c : info.param) name += std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
+  return name;
+}
+
+INSTANTIATE_TEST_SUITE_P(Examples, ExampleRunTest, ::testing::ValuesIn(example_runs()), name_of);
+
+}  // namespace
+
+}  // namespace kopt
