@@ -216,13 +216,15 @@ fi
 # --- smoke test: the server starts here, runs on this CPU and answers ---------------------------
 # Run whenever the server, the model or the CPU changed since the last passing one (and always
 # with --smoke); nothing is declared installed before it passes.
+# Starts the server with the extra arguments of server_extra; returns 1 when it died or never
+# became ready (its log is $tmp/server.log), and dies when it cannot answer once ready.
 smoke_test() {
   port="$("$vpy" -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
-  log "smoke test: starting llama-server on 127.0.0.1:$port"
+  log "smoke test: starting llama-server on 127.0.0.1:$port${server_extra[*]:+ with ${server_extra[*]}}"
   start=$(date +%s.%N)
   "$server_bin" --model "$model_path" --host 127.0.0.1 --port "$port" --ctx-size "$context" \
     --parallel 1 --threads "$threads" --jinja --no-webui --alias "$model_id" --log-verbosity 4 \
-    > "$tmp/server.log" 2>&1 &
+    "${server_extra[@]}" > "$tmp/server.log" 2>&1 &
   server_pid=$!
   ready=0
   for _ in $(seq 1 600); do
@@ -233,10 +235,14 @@ smoke_test() {
     sleep 0.2
   done
   if [ "$ready" = 0 ]; then
-    tail -n 20 "$tmp/server.log" >&2
-    "$vpy" "$root/scripts/check-server-cpu.py" "$tmp/server.log" >/dev/null ||
+    kill "$server_pid" 2>/dev/null || true
+    wait "$server_pid" 2>/dev/null || true
+    server_pid=""
+    "$vpy" "$root/scripts/check-server-cpu.py" "$tmp/server.log" >/dev/null || {
+      tail -n 20 "$tmp/server.log" >&2
       die "llama-server ($server_bin) cannot run on this CPU (see above); run again with --force to rebuild it here"
-    die "llama-server did not become ready (its last output is above)"
+    }
+    return 1
   fi
   "$vpy" "$root/scripts/check-server-cpu.py" "$tmp/server.log" >/dev/null ||
     die "llama-server ($server_bin) was built for another CPU; run again with --force to rebuild it here"
@@ -262,23 +268,37 @@ EOF
 cpu_identity="$("$root/scripts/cpu-identity.sh")"
 smoke_key="$(printf '%s\n' "$server_bin" "$(stat -c '%s %Y' "$server_bin")" "$model_sha" "$context" "$cpu_identity" | sha256sum | cut -c1-32)"
 smoke_stamp="$models_dir/.smoke-passed"
+# Weight repacking puts the weights in the layout of the CPU's fastest matrix path; on some
+# machines that path crashes (llama.cpp's AMX kernels died with SIGSEGV in the warm-up on an
+# Intel Xeon with AMX under KVM). A server that dies there is tried once more without repacking,
+# and the arguments that passed are the ones kopt starts it with.
+server_extra=()
+smoke_stamp_extra="$models_dir/.smoke-extra"
 if [ "$smoke" = 1 ] || [ "$force" = 1 ] || [ "$(cat "$smoke_stamp" 2>/dev/null)" != "$smoke_key" ]; then
-  smoke_test
+  if ! smoke_test; then
+    log "llama-server died before it was ready (last lines below); trying again without weight repacking"
+    tail -n 5 "$tmp/server.log" >&2
+    server_extra=(--no-repack)
+    smoke_test || { tail -n 20 "$tmp/server.log" >&2; die "llama-server did not become ready, with or without weight repacking (its last output is above)"; }
+  fi
+  printf '%s\n' "${server_extra[@]}" > "$smoke_stamp_extra"
   echo "$smoke_key" > "$smoke_stamp"
+else
+  mapfile -t server_extra < <(grep -v '^$' "$smoke_stamp_extra" 2>/dev/null || true)
 fi
 
 # --- config for kopt -----------------------------------------------------------------------------
 packages=()
 for entry in "${model_parts[@]}"; do packages+=("${entry% *}"); done
-new_config="$("$vpy" - "$server_bin" "$model_path" "$model_id" "$context" "$threads" "$cpu_identity" "${packages[@]}" <<'EOF'
+new_config="$("$vpy" - "$server_bin" "$model_path" "$model_id" "$context" "$threads" "$cpu_identity" "${server_extra[*]}" "${packages[@]}" <<'EOF'
 import json, sys
-server_bin, model_path, model_id, context, threads, cpu = sys.argv[1:7]
-packages = sys.argv[7:]
+server_bin, model_path, model_id, context, threads, cpu, extra = sys.argv[1:8]
+packages = sys.argv[8:]
 config = {
     "format": "kopt-local-model/1",
     "server": [server_bin, "--model", "{model}", "--host", "127.0.0.1", "--port", "{port}",
                "--ctx-size", context, "--parallel", "1", "--threads", threads, "--jinja",
-               "--no-webui", "--alias", model_id],
+               "--no-webui", "--alias", model_id] + extra.split(),
     "model_path": model_path,
     "model_name": model_id,
     "context": int(context),
