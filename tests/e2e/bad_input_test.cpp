@@ -141,7 +141,8 @@ std::vector<BadInput> corpus() {
       {{"show", "@/runs/bad-event-run"}, U, "events.jsonl line 3 is not valid JSON"},
       {{"show", "@/runs/scalar-event-run"}, U, "events.jsonl line 2: not a JSON object"},
       {{"show", "@/runs/odd-event-run"}, U, "events.jsonl line 2: an event of an unexpected shape"},
-      {{"show", "@/runs/no-events-run"}, U, "cannot open"},
+      // A run that died before its first event reads as an empty, stopped run.
+      {{"show", "@/runs/no-events-run"}, 0, "stopped before it finished", false},
       {{"show", "no-such-run", "--out", "@/runs"}, U, "no run 'no-such-run'"},
       {{"show", "@/runs/good-run/"}, 0, "run      good-run", false},
       {{"diff", "@/runs/good-run", "0001", "0002"}, U, "no candidate '0002'"},
