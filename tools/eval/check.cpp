@@ -31,6 +31,7 @@ void merge_errors(const std::vector<OutputError>& call, std::vector<OutputError>
     }
     it->max_abs_error = std::max(it->max_abs_error, e.max_abs_error);
     it->max_rel_error = std::max(it->max_rel_error, e.max_rel_error);
+    it->tolerance_used = std::max(it->tolerance_used, e.tolerance_used);
   }
 }
 
@@ -250,8 +251,10 @@ void check_edges_at_time_size(const ExecutionContext& ctx, const Benchmark& benc
 Json to_json(const std::vector<OutputError>& errors) {
   Json list = Json::array();
   for (const auto& e : errors)
-    list.push_back(
-        {{"name", e.name}, {"max_abs_error", e.max_abs_error}, {"max_rel_error", e.max_rel_error}});
+    list.push_back({{"name", e.name},
+                    {"max_abs_error", e.max_abs_error},
+                    {"max_rel_error", e.max_rel_error},
+                    {"tolerance_used", e.tolerance_used}});
   return list;
 }
 

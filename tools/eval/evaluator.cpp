@@ -51,9 +51,11 @@ void judge_timing(Evaluation& e) {
     set_verdict(e, verdict::kSlower, "", "significantly slower than the " + e.baseline);
   } else if (t.within_floor) {
     set_verdict(e, verdict::kNotFaster, "",
-                fmt::format("no significant difference from the {}: {:.3f}x is within the {:.0f}% "
-                            "by which two processes of one binary can differ",
-                            e.baseline, t.interval.speedup, t.process_floor * 100));
+                fmt::format("no significant difference from the {}: {:.3f}x, but its interval "
+                            "[{:.3f}, {:.3f}] reaches into the {:.0f}% by which two processes of "
+                            "one binary can differ",
+                            e.baseline, t.interval.speedup, t.interval.low, t.interval.high,
+                            t.process_floor * 100));
   } else {
     set_verdict(e, verdict::kNotFaster, "", "no significant difference from the " + e.baseline);
   }

@@ -162,6 +162,8 @@ void compare_array(const ArrayView& c, const ArrayView& r, double rtol, double a
       if (std::isfinite(err)) {
         error.max_abs_error = std::max(error.max_abs_error, err);
         if (want != 0) error.max_rel_error = std::max(error.max_rel_error, err / std::fabs(want));
+        const double allowed = atol + rtol * std::fabs(want);
+        if (allowed > 0) error.tolerance_used = std::max(error.tolerance_used, err / allowed);
       }
     } else {
       bad = std::memcmp(c.data + i * dtype_bytes(c.dtype), r.data + i * dtype_bytes(r.dtype),

@@ -63,6 +63,9 @@ struct OutputError {
   std::string name;
   double max_abs_error = 0;
   double max_rel_error = 0;
+  /// The largest error as a share of its element's tolerance, |got - want| / (atol + rtol |want|):
+  /// at most 1 when the array passes; -1 when not known (integers, records made before it).
+  double tolerance_used = -1;
 };
 
 /// Why two records differ, or nothing.
