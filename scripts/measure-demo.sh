@@ -9,17 +9,19 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bench=${1:-licm}
 iterations=${2:-$(awk -F= '/^iterations=\$\{2:-/ {gsub(/[^0-9]/, "", $2); print $2; exit}' scripts/demo.sh)}
+candidates=$(awk -F= '/^candidates=\$\{3:-/ {gsub(/[^0-9]/, "", $2); print $2; exit}' scripts/demo.sh)
 shift $(($# < 2 ? $# : 2))
 seeds=("$@")
 [ ${#seeds[@]} -gt 0 ] || seeds=(1 2 3 4 5)
 kopt=./build/kopt
 out="$(mktemp -d "${TMPDIR:-/tmp}/kopt-measure-demo.XXXXXX")"
-echo "measure-demo: $bench, $iterations iterations, seeds ${seeds[*]}; runs in $out"
+echo "measure-demo: $bench, $iterations iterations of $candidates candidates, seeds ${seeds[*]}; runs in $out"
 echo "measure-demo: $(date -u +%Y-%m-%dT%H:%MZ), $(awk -F': *' '/^model name/ {print $2; exit}' /proc/cpuinfo), $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg)"
 printf '%-5s %-9s %-8s %-22s %-8s %s\n' seed correct win best wall_s stop
 for seed in "${seeds[@]}"; do
   start=$(date +%s)
-  $kopt run "$bench" --llm local --iterations "$iterations" --seed "$seed" --timing-budget 5 \
+  $kopt run "$bench" --llm local --iterations "$iterations" --candidates "$candidates" \
+    --seed "$seed" --timing-budget 5 \
     --out "$out/seed-$seed" > "$out/seed-$seed.log" 2>&1 || true
   wall=$(($(date +%s) - start))
   summary=$(find "$out/seed-$seed" -name summary.json | head -n 1)

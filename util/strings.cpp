@@ -1,6 +1,7 @@
 #include "util/strings.h"
 
 #include <cctype>
+#include <ctime>
 
 namespace kopt {
 
@@ -62,6 +63,15 @@ std::string csv_row(const std::vector<std::string>& fields) {
     line += '"';
   }
   return line + "\n";
+}
+
+std::string utc_folder_stamp() {
+  std::time_t now = std::time(nullptr);
+  std::tm utc{};
+  gmtime_r(&now, &utc);
+  char stamp[32];
+  std::strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", &utc);
+  return stamp;
 }
 
 }  // namespace kopt

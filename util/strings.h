@@ -31,4 +31,7 @@ std::string join(const std::vector<std::string>& items, std::string_view separat
 /// is quoted, its quotes doubled.
 std::string csv_row(const std::vector<std::string>& fields);
 
+/// The current UTC time as "20261125-041557", for folder names that sort by time.
+std::string utc_folder_stamp();
+
 }  // namespace kopt

@@ -1,13 +1,17 @@
+#include <chrono>
 #include <cstdio>
 
 #include <fmt/format.h>
 
 #include "agent/cli/commands.h"
+#include "agent/cli/experiment.h"
 #include "agent/cli/run_options.h"
 #include "agent/cli/status_line.h"
 #include "agent/llm/secrets.h"
 #include "agent/loop/session.h"
 #include "tools/benchmark/benchmark.h"
+#include "util/files.h"
+#include "util/strings.h"
 
 namespace kopt::cli {
 
@@ -15,8 +19,8 @@ namespace {
 
 std::string cell(const Json& v) {
   if (!v.is_object() || v.value("speedup", 0.0) <= 0) return "-";
-  return fmt::format("{:.4g} ms {:.2f}x [{:.2f}, {:.2f}]", v.value("ms", 0.0),
-                     v.value("speedup", 0.0), v.value("ci_low", v.value("speedup", 0.0)),
+  return fmt::format("{:.2f}x [{:.2f}, {:.2f}]", v.value("speedup", 0.0),
+                     v.value("ci_low", v.value("speedup", 0.0)),
                      v.value("ci_high", v.value("speedup", 0.0)));
 }
 
@@ -26,45 +30,141 @@ std::string versus_human(const Json& v) {
   return fmt::format("{:.2f}x", v.value("speedup", 0.0));
 }
 
-int run_campaign(const Args& args) {
+// The campaign's benchmarks: every one under DIR, or those named by --only.
+std::vector<Benchmark> campaign_benchmarks(const Args& args) {
   const std::filesystem::path folder = args.get("DIR");
+  std::vector<std::string> only;
+  for (const auto& name : split(args.get("only"), ',')) {
+    if (!trim(name).empty()) only.push_back(trim(name));
+  }
   std::vector<Benchmark> benches;
   for (auto& bench : list_benchmarks(folder)) {
     if (!bench) throw UsageError{bench.error().message};
-    benches.push_back(std::move(*bench));
+    if (only.empty() || std::find(only.begin(), only.end(), bench->name) != only.end())
+      benches.push_back(std::move(*bench));
   }
+  for (const auto& name : only)
+    if (std::none_of(benches.begin(), benches.end(),
+                     [&](const Benchmark& b) { return b.name == name; }))
+      throw UsageError{"--only: no benchmark named " + name + " under " + folder.string()};
   if (benches.empty()) throw UsageError{"no benchmarks under " + folder.string()};
-  const std::string header = fmt::format("{:<18} {:>12} {:>30} {:>30} {:>8}  {}", "BENCHMARK",
-                                         "ORIGINAL", "HUMAN", "BEST FOUND", "VS HUMAN", "RUN");
+  return benches;
+}
+
+std::vector<uint64_t> campaign_seeds(const Args& args) {
+  std::vector<uint64_t> seeds;
+  for (const auto& text : args.list("seed")) {
+    Args one;
+    one.set("seed", text);
+    seeds.push_back(static_cast<uint64_t>(one.get_int("seed", 0, Args::kMaxInt)));
+  }
+  if (seeds.empty()) seeds.push_back(1);
+  return seeds;
+}
+
+// The campaign folder: --into, or a new one named after the time under the runs root.
+std::filesystem::path campaign_folder(const Args& args) {
+  if (args.has("into")) return args.get("into");
+  return std::filesystem::path(runs_root(args)) / ("campaign-" + utc_folder_stamp());
+}
+
+// The configuration of one cell's run; a bad option throws a UsageError.
+RunConfig cell_config(const Args& args, const Cell& c, const Benchmark& bench) {
+  Args one = args;
+  one.set("llm", c.llm);
+  one.set("strategy", c.strategy);
+  one.set("seed", std::to_string(c.seed));
+  return read_run_config(one, bench.dir.string());
+}
+
+// One finished (or stopped) run as its index line and its table row.
+struct Ran {
+  Json line;
+  std::string row;
+};
+
+Ran run_cell(const Args& args, const Cell& c, const Benchmark& bench,
+             const std::filesystem::path& folder, const std::vector<Json>& done) {
+  StatusLine status;
+  auto show = [&](const std::string& line) {
+    status.update("kopt campaign " + c.label() + " · " + line);
+  };
+  const auto start = std::chrono::steady_clock::now();
+  Result<RunReport> report = fail("not started");
+  auto earlier =
+      std::find_if(done.begin(), done.end(), [&](const Json& line) { return cell_of(line) == c; });
+  if (earlier != done.end() && !earlier->value("run", "").empty()) {
+    report = resume_run(folder / earlier->value("run", ""), show);
+  } else {
+    report = start_run(cell_config(args, c, bench), folder, show);
+  }
+  status.clear();
+  const double wall =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  if (!report) {
+    const std::string why = llm::redact_secrets(report.error().message);
+    return {index_line(c, "", "failed", why, nullptr, wall),
+            fmt::format("{:<48} failed: {}", c.label(), why)};
+  }
+  const std::string run = report->dir.filename().string();
+  const Json& s = report->outcome.summary;
+  if (report->outcome.interrupted()) {
+    const std::string why = llm::redact_secrets(report->outcome.reason);
+    return {index_line(c, run, "interrupted", why, s, wall),
+            fmt::format("{:<48} {}: {} (kopt campaign again resumes it)", c.label(),
+                        report->outcome.rule, why)};
+  }
+  return {index_line(c, run, "finished", report->outcome.reason, s, wall),
+          fmt::format("{:<48} {:>9.4g} ms {:>24} {:>24} {:>8}  {}", c.label(),
+                      s["original"].value("ms", 0.0),
+                      s["human"].is_null() ? "no human version" : cell(s["human"]), cell(s["best"]),
+                      versus_human(s["versus_human"]), run)};
+}
+
+int run_campaign(const Args& args) {
+  const std::vector<Benchmark> benches = campaign_benchmarks(args);
+  std::vector<std::string> names;
+  for (const auto& b : benches) names.push_back(b.name);
+  std::vector<Cell> cells =
+      expand_matrix(names, args.list("llm"), args.list("strategy"), campaign_seeds(args));
+  for (Cell& c : cells) {  // Refused before the first run, not in the middle of the campaign.
+    if (c.strategy == "auto") c.strategy = default_strategy(c.llm);
+    if (std::find(kStrategies.begin(), kStrategies.end(), c.strategy) == kStrategies.end())
+      throw UsageError{"--strategy must be marco, direct, guided or auto, not '" + c.strategy +
+                       "'"};
+  }
+  for (const Cell& c : cells) (void)cell_config(args, c, benches.front());
+  const std::filesystem::path folder = campaign_folder(args);
+  auto index = read_index(folder);
+  if (!index) throw UsageError{index.error().message};
+  const std::vector<Json> done = latest_per_cell(*index);
+  std::error_code ec;
+  std::filesystem::create_directories(folder, ec);
+  if (ec) throw UsageError{"cannot create " + folder.string() + ": " + ec.message()};
+  std::fprintf(stderr, "kopt campaign: %zu runs into %s\n", cells.size(), folder.c_str());
   std::vector<std::string> rows;
   int failed = 0;
-  for (const auto& bench : benches) {
-    RunConfig config = read_run_config(args, bench.dir.string());
-    StatusLine status;
-    auto report = start_run(config, runs_root(args), [&](const std::string& line) {
-      status.update("kopt campaign " + bench.name + " · " + line);
+  for (const Cell& c : cells) {
+    auto finished = std::find_if(done.begin(), done.end(), [&](const Json& line) {
+      return cell_of(line) == c && line.value("status", "") == "finished";
     });
-    status.clear();
-    if (!report) {
-      ++failed;
-      rows.push_back(fmt::format("{:<18} failed: {}", bench.name,
-                                 llm::redact_secrets(report.error().message)));
-    } else if (report->outcome.interrupted()) {
-      ++failed;
-      rows.push_back(fmt::format("{:<18} {}: {} (kopt resume {})", bench.name, report->outcome.rule,
-                                 llm::redact_secrets(report->outcome.reason),
-                                 report->dir.filename().string()));
-    } else {
-      const Json& s = report->outcome.summary;
-      rows.push_back(fmt::format(
-          "{:<18} {:>9.4g} ms {:>30} {:>30} {:>8}  {}", bench.name, s["original"].value("ms", 0.0),
-          s["human"].is_null() ? "no human version" : cell(s["human"]), cell(s["best"]),
-          versus_human(s["versus_human"]), report->dir.filename().string()));
+    if (finished != done.end()) {
+      rows.push_back(
+          fmt::format("{:<48} finished before: {}", c.label(), finished->value("run", "")));
+      continue;
     }
+    const Benchmark& bench =
+        benches[std::find(names.begin(), names.end(), c.benchmark) - names.begin()];
+    Ran ran = run_cell(args, c, bench, folder, done);
+    if (auto st = append_index(folder, ran.line); !st) throw UsageError{st.error().message};
+    failed += ran.line.value("status", "") != "finished";
+    rows.push_back(ran.row);
     std::fprintf(stderr, "%s\n", rows.back().c_str());
   }
-  fmt::print("{}\n", header);
+  fmt::print("{:<48} {:>12} {:>24} {:>24} {:>8}  {}\n", "RUN OF", "ORIGINAL", "HUMAN", "BEST FOUND",
+             "VS HUMAN", "FOLDER");
   for (const auto& row : rows) fmt::print("{}\n", row);
+  fmt::print("campaign {} (kopt compare {})\n", folder.string(), folder.string());
   return failed ? kExitFailed : kExitOk;
 }
 
@@ -72,11 +172,23 @@ int run_campaign(const Args& args) {
 
 CommandSpec campaign_command() {
   std::vector<OptionSpec> options = {
-      {"DIR", "Folder of benchmarks (every benchmark.json below it)", "", false, true}};
-  for (auto& o : run_options())
-    if (o.name != "--suite") options.push_back(o);
+      {"DIR", "Folder of benchmarks (every benchmark.json below it)", "", false, true},
+      {"--only", "Only these benchmarks of DIR (names, comma-separated)"},
+      {"--into",
+       "Campaign folder (default: a new campaign-TIME under the runs folder); a campaign run "
+       "again into the same folder skips finished runs and resumes interrupted ones"}};
+  for (auto o : run_options()) {
+    if (o.name == "--suite") continue;
+    // The experiment's dimensions: every combination of them is run.
+    if (o.name == "--llm" || o.name == "--seed" || o.name == "--strategy") {
+      o.repeated = true;
+      o.help += " (repeat for an experiment over several)";
+    }
+    options.push_back(o);
+  }
   return {"campaign",
-          "Run the loop on every benchmark under a folder and compare with the human versions",
+          "Run the loop on every benchmark under a folder, for every model, strategy and seed "
+          "given, into one campaign folder with an index",
           options, run_campaign};
 }
 

@@ -16,6 +16,7 @@ CommandSpec diff_command();
 CommandSpec export_command();
 CommandSpec replay_command();
 CommandSpec campaign_command();
+CommandSpec compare_command();
 CommandSpec report_command();
 CommandSpec llm_ping_command();
 CommandSpec llm_chat_command();

@@ -9,6 +9,7 @@
 #include "agent/record/diff.h"
 #include "agent/record/events.h"
 #include "util/files.h"
+#include "util/strings.h"
 
 namespace kopt {
 
@@ -17,16 +18,11 @@ namespace fs = std::filesystem;
 namespace {
 
 std::string folder_name(const std::string& benchmark) {
-  std::time_t now = std::time(nullptr);
-  std::tm utc{};
-  gmtime_r(&now, &utc);
-  char stamp[32];
-  std::strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", &utc);
   static const char digits[] = "0123456789abcdef";
   std::random_device entropy;
   std::string id;
   for (int i = 0; i < 6; ++i) id += digits[entropy() % 16];
-  return std::string(stamp) + "-" + benchmark + "-" + id;
+  return utc_folder_stamp() + "-" + benchmark + "-" + id;
 }
 
 // A record's JSON file, or an Error naming the file and the line where it goes wrong.

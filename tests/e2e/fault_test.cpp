@@ -5,6 +5,8 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <set>
+#include <sstream>
 
 #include <nlohmann/json.hpp>
 
@@ -244,7 +246,7 @@ TEST_F(FaultTest, AnExecCommandsStderrIsRedactedEverywhere) {
   EXPECT_EQ(all.find("tok-plain-secret-4242"), std::string::npos);
 }
 
-TEST_F(FaultTest, ACampaignGoesOnAfterARunWhoseModelFailedAndReportsIt) {
+TEST_F(FaultTest, ACampaignGoesOnAfterARunWhoseModelFailedAndResumesItWhenRunAgain) {
   TempDir suite("kopt-fault-suite-");
   for (const char* name : {"licm", "scan"})
     fs::copy(test::source_root() / "benchmarks/cpu" / name, suite.path() / name,
@@ -253,18 +255,80 @@ TEST_F(FaultTest, ACampaignGoesOnAfterARunWhoseModelFailedAndReportsIt) {
   server_->set_handler([&calls](const Received& r) {  // The first call is refused for good.
     return ++calls == 1 ? error_reply(401, "invalid api key") : healthy(r);
   });
-  ProcessResult r = kopt({"campaign", suite.path().string(), "--llm", "openai:scripted",
-                          "--iterations", "1", "--timing-budget", "0"});
+  const fs::path campaign = runs_->path() / "experiment";
+  const std::vector<std::string> args = {
+      "campaign", suite.path().string(), "--llm", "openai:scripted", "--iterations",
+      "1",        "--timing-budget",     "0",     "--into",          campaign.string()};
+  ProcessResult r = kopt(args);
   EXPECT_NE(r.exit_code, 0) << r.output;
-  EXPECT_NE(r.output.find("failed"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("kopt campaign again resumes it"), std::string::npos) << r.output;
   size_t finished = 0, runs = 0;
-  for (const auto& entry : fs::directory_iterator(runs_->path())) {
+  for (const auto& entry : fs::directory_iterator(campaign)) {
     if (!fs::exists(entry.path() / "run.json")) continue;
     ++runs;
     finished += read_json_file(entry.path() / "run.json").value()["status"] == "finished";
   }
   EXPECT_EQ(runs, 2u) << "the campaign stopped at the failed run";
   EXPECT_EQ(finished, 1u) << r.output;
+  auto index = read_file(campaign / "index.jsonl");
+  ASSERT_TRUE(index.ok());
+  EXPECT_EQ(std::count(index->begin(), index->end(), '\n'), 2) << *index;
+  EXPECT_NE(index->find("\"status\":\"interrupted\""), std::string::npos) << *index;
+
+  // Run again into the same folder: the finished run is skipped, the failed one resumed.
+  ProcessResult again = kopt(args);
+  EXPECT_EQ(again.exit_code, 0) << again.output;
+  EXPECT_NE(again.output.find("finished before"), std::string::npos) << again.output;
+  size_t runs_after = 0;
+  for (const auto& entry : fs::directory_iterator(campaign))
+    runs_after += fs::exists(entry.path() / "run.json");
+  EXPECT_EQ(runs_after, 2u) << "a resumed run is the same folder, not a new run";
+  ProcessResult compare = test::run_kopt({"compare", campaign.string(), "--json"});
+  ASSERT_EQ(compare.exit_code, 0) << compare.output;
+  const Json table = Json::parse(compare.output.substr(compare.output.find('{')));
+  ASSERT_EQ(table["rows"].size(), 2u) << compare.output;
+  for (const Json& row : table["rows"]) {
+    EXPECT_EQ(row["finished"], 1) << row.dump();
+    EXPECT_EQ(row["strategy"], "marco") << row.dump();
+  }
+  ASSERT_EQ(table["models"].size(), 1u) << compare.output;
+  EXPECT_EQ(table["models"][0]["benchmarks"], 2) << compare.output;
+}
+
+TEST_F(FaultTest, ACampaignRunsEveryStrategyAndSeedGiven) {
+  TempDir suite("kopt-fault-suite-");
+  fs::copy(test::source_root() / "benchmarks/cpu/licm", suite.path() / "licm",
+           fs::copy_options::recursive);
+  const fs::path campaign = runs_->path() / "matrix";
+  ProcessResult r =
+      kopt({"campaign", suite.path().string(), "--llm", "openai:scripted", "--strategy", "direct",
+            "--strategy", "guided", "--seed", "3", "--seed", "4", "--iterations", "1",
+            "--timing-budget", "0", "--into", campaign.string()});
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  auto index = read_file(campaign / "index.jsonl");
+  ASSERT_TRUE(index.ok());
+  std::set<std::pair<std::string, uint64_t>> cells;
+  std::istringstream lines(*index);
+  for (std::string line; std::getline(lines, line);) {
+    const Json entry = Json::parse(line);
+    cells.insert({entry["strategy"].get<std::string>(), entry["seed"].get<uint64_t>()});
+    const Json run =
+        read_json_file(campaign / entry["run"].get<std::string>() / "run.json").value();
+    EXPECT_EQ(run["config"]["strategy"], entry["strategy"]) << line;
+    EXPECT_EQ(run["config"]["seed"], entry["seed"]) << line;
+  }
+  const std::set<std::pair<std::string, uint64_t>> want = {
+      {"direct", 3}, {"direct", 4}, {"guided", 3}, {"guided", 4}};
+  EXPECT_EQ(cells, want) << *index;
+  // Without an analyst the model is asked once per candidate, with no tools.
+  for (const auto& entry : fs::recursive_directory_iterator(campaign)) {
+    if (entry.path().filename() != "events.jsonl") continue;
+    const std::string events = read_file(entry.path()).value();
+    EXPECT_EQ(events.find("\"role\":\"analyst\""), std::string::npos) << entry.path();
+  }
+  ProcessResult bad = kopt({"campaign", suite.path().string(), "--strategy", "clever"});
+  EXPECT_EQ(bad.exit_code, 2) << bad.output;
+  EXPECT_NE(bad.output.find("--strategy must be"), std::string::npos) << bad.output;
 }
 
 TEST_F(FaultTest, TwoResumesOfOneRunNeverWriteAtOnce) {
