@@ -8,8 +8,10 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bench=${1:-licm}
-iterations=${2:-$(awk -F= '/^iterations=\$\{2:-/ {gsub(/[^0-9]/, "", $2); print $2; exit}' scripts/demo.sh)}
-candidates=$(awk -F= '/^candidates=\$\{3:-/ {gsub(/[^0-9]/, "", $2); print $2; exit}' scripts/demo.sh)
+# The demo's defaults, read from its "name=${N:-DEFAULT}" lines.
+demo_default() { sed -n "s/^$1=\${[0-9]:-\([0-9]*\)}.*/\1/p" scripts/demo.sh | head -n 1; }
+iterations=${2:-$(demo_default iterations)}
+candidates=$(demo_default candidates)
 shift $(($# < 2 ? $# : 2))
 seeds=("$@")
 [ ${#seeds[@]} -gt 0 ] || seeds=(1 2 3 4 5)

@@ -32,4 +32,24 @@ TEST(RunConfigTest, ARecordWithoutAPromotionRuleUsesTheIntervalRuleItWasMadeWith
             std::string::npos);
 }
 
+TEST(RunConfigTest, TheStrategyRoundTripsAndARecordWithoutOneIsMarco) {
+  RunConfig c;
+  c.benchmark = "licm";
+  c.strategy = "direct";
+  auto back = config_from_json(to_json(c));
+  ASSERT_TRUE(back.ok()) << back.error().message;
+  EXPECT_EQ(back->strategy, "direct");
+  Json marco = to_json(RunConfig{});
+  marco["benchmark"] = "licm";
+  EXPECT_FALSE(marco.contains("strategy")) << "records made before strategies replay unchanged";
+  EXPECT_EQ(config_from_json(marco).value().strategy, "marco");
+  marco["strategy"] = "vibes";
+  auto bad = config_from_json(marco);
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.error().message.find("strategy must be marco, direct or guided"),
+            std::string::npos);
+  EXPECT_EQ(default_strategy("local"), "guided");
+  EXPECT_EQ(default_strategy("openai:some-model"), "marco");
+}
+
 }  // namespace kopt
