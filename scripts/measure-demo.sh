@@ -15,7 +15,7 @@ candidates=$(demo_default candidates)
 shift $(($# < 2 ? $# : 2))
 seeds=("$@")
 [ ${#seeds[@]} -gt 0 ] || seeds=(1 2 3 4 5)
-kopt=./build/kopt
+kopt=${KOPT_BIN:-./build/kopt}  # KOPT_BIN: a copy of kopt, so that a rebuild meanwhile cannot touch it
 out="$(mktemp -d "${TMPDIR:-/tmp}/kopt-measure-demo.XXXXXX")"
 echo "measure-demo: $bench, $iterations iterations of $candidates candidates, seeds ${seeds[*]}; runs in $out"
 echo "measure-demo: $(date -u +%Y-%m-%dT%H:%MZ), $(awk -F': *' '/^model name/ {print $2; exit}' /proc/cpuinfo), $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg)"
@@ -26,7 +26,7 @@ for seed in "${seeds[@]}"; do
     --seed "$seed" --timing-budget 5 \
     --out "$out/seed-$seed" > "$out/seed-$seed.log" 2>&1 || true
   wall=$(($(date +%s) - start))
-  summary=$(find "$out/seed-$seed" -name summary.json | head -n 1)
+  summary=$(find "$out/seed-$seed" -name summary.json 2>/dev/null | head -n 1 || true)
   if [ -z "$summary" ]; then
     printf '%-5s %s\n' "$seed" "no summary (see $out/seed-$seed.log)"
     continue

@@ -1,3 +1,4 @@
+#include <cctype>
 #include <chrono>
 #include <cstdio>
 
@@ -77,14 +78,32 @@ RunConfig cell_config(const Args& args, const Cell& c, const Benchmark& bench) {
   return read_run_config(one, bench.dir.string());
 }
 
-// One finished (or stopped) run as its index line and its table row.
-struct Ran {
-  Json line;
-  std::string row;
-};
+// `text` with every character but letters, digits, '.' and '-' made '_', for a file name.
+std::string sanitize_name(const std::string& text) {
+  std::string out = text;
+  for (char& ch : out)
+    if (!std::isalnum(static_cast<unsigned char>(ch)) && ch != '.' && ch != '-') ch = '_';
+  return out;
+}
 
-Ran run_cell(const Args& args, const Cell& c, const Benchmark& bench,
-             const std::filesystem::path& folder, const std::vector<Json>& done) {
+// The table row of an index line.
+std::string row_of(const Json& line) {
+  const std::string label = cell_of(line).label();
+  const std::string status = line.value("status", "");
+  if (status == "failed") return fmt::format("{:<48} failed: {}", label, line.value("reason", ""));
+  if (status != "finished")
+    return fmt::format("{:<48} {}: {} (kopt campaign again resumes it)", label, status,
+                       line.value("reason", ""));
+  const Json human = line.value("human", Json());
+  return fmt::format(
+      "{:<48} {:>9.4g} ms {:>24} {:>24} {:>8}  {}", label, line.value("original_ms", 0.0),
+      human.is_null() ? "no human version" : cell(human), cell(line.value("best", Json())),
+      versus_human(line.value("versus_human", Json())), line.value("run", ""));
+}
+
+// Runs (or resumes) one cell in this process; its index line.
+Json run_cell(const Args& args, const Cell& c, const Benchmark& bench,
+              const std::filesystem::path& folder, const std::vector<Json>& done) {
   StatusLine status;
   auto show = [&](const std::string& line) {
     status.update("kopt campaign " + c.label() + " · " + line);
@@ -101,24 +120,84 @@ Ran run_cell(const Args& args, const Cell& c, const Benchmark& bench,
   status.clear();
   const double wall =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  if (!report) {
-    const std::string why = llm::redact_secrets(report.error().message);
-    return {index_line(c, "", "failed", why, nullptr, wall),
-            fmt::format("{:<48} failed: {}", c.label(), why)};
-  }
+  if (!report)
+    return index_line(c, "", "failed", llm::redact_secrets(report.error().message), nullptr, wall);
   const std::string run = report->dir.filename().string();
   const Json& s = report->outcome.summary;
-  if (report->outcome.interrupted()) {
-    const std::string why = llm::redact_secrets(report->outcome.reason);
-    return {index_line(c, run, "interrupted", why, s, wall),
-            fmt::format("{:<48} {}: {} (kopt campaign again resumes it)", c.label(),
-                        report->outcome.rule, why)};
+  if (report->outcome.interrupted())
+    return index_line(c, run, "interrupted",
+                      report->outcome.rule + ": " + llm::redact_secrets(report->outcome.reason), s,
+                      wall);
+  return index_line(c, run, "finished", report->outcome.reason, s, wall);
+}
+
+// The command line of a child that runs one cell into the same campaign folder: this kopt's
+// `campaign` for that cell alone, with every other run option as given here.
+std::vector<std::string> child_command(const Args& args, const Cell& c,
+                                       const std::filesystem::path& folder) {
+  std::error_code ec;
+  const auto self = std::filesystem::read_symlink("/proc/self/exe", ec);
+  std::vector<std::string> command = {self.string(),
+                                      "campaign",
+                                      args.get("DIR"),
+                                      "--only",
+                                      c.benchmark,
+                                      "--llm",
+                                      c.llm,
+                                      "--strategy",
+                                      c.strategy,
+                                      "--seed",
+                                      std::to_string(c.seed),
+                                      "--into",
+                                      std::filesystem::absolute(folder).string()};
+  for (const auto& o : run_options()) {
+    const std::string key = o.name.substr(2);
+    if (key == "llm" || key == "strategy" || key == "seed" || key == "suite" || key == "out")
+      continue;
+    if (o.is_flag) {
+      if (args.flag(key)) command.push_back(o.name);
+    } else if (args.has(key)) {
+      command.insert(command.end(), {o.name, args.get(key)});
+    }
   }
-  return {index_line(c, run, "finished", report->outcome.reason, s, wall),
-          fmt::format("{:<48} {:>9.4g} ms {:>24} {:>24} {:>8}  {}", c.label(),
-                      s["original"].value("ms", 0.0),
-                      s["human"].is_null() ? "no human version" : cell(s["human"]), cell(s["best"]),
-                      versus_human(s["versus_human"]), run)};
+  return command;
+}
+
+// Runs the pending cells as `jobs` concurrent children, each a one-cell campaign appending its
+// own index line. Model calls and builds overlap; timed phases never do, since every kopt takes
+// the host-wide timing lease for them. Returns each cell's index line (failed when the child
+// left none).
+std::vector<Json> run_in_children(const Args& args, const std::vector<Cell>& cells,
+                                  const std::filesystem::path& folder, int jobs) {
+  std::vector<std::vector<std::string>> commands;
+  std::vector<std::filesystem::path> logs;
+  for (size_t i = 0; i < cells.size(); ++i) {
+    commands.push_back(child_command(args, cells[i], folder));
+    logs.push_back(folder / fmt::format("cell-{}-{}-{}-seed{}.log", cells[i].benchmark,
+                                        sanitize_name(cells[i].llm), cells[i].strategy,
+                                        cells[i].seed));
+  }
+  std::vector<int> statuses(cells.size(), -1);
+  run_children(commands, logs, jobs, [&](size_t i, int status) {
+    statuses[i] = status;
+    std::fprintf(stderr, "kopt campaign: %s ended (exit %d; log %s)\n", cells[i].label().c_str(),
+                 status, logs[i].c_str());
+  });
+  auto index = read_index(folder);
+  const std::vector<Json> latest = index ? latest_per_cell(*index) : std::vector<Json>{};
+  std::vector<Json> lines;
+  for (size_t i = 0; i < cells.size(); ++i) {
+    auto line = std::find_if(latest.begin(), latest.end(),
+                             [&](const Json& l) { return cell_of(l) == cells[i]; });
+    lines.push_back(line != latest.end()
+                        ? *line
+                        : index_line(cells[i], "", "failed",
+                                     fmt::format("its process ended with status {} and left no "
+                                                 "index line (see {})",
+                                                 statuses[i], logs[i].string()),
+                                     nullptr, 0));
+  }
+  return lines;
 }
 
 int run_campaign(const Args& args) {
@@ -143,22 +222,32 @@ int run_campaign(const Args& args) {
   if (ec) throw UsageError{"cannot create " + folder.string() + ": " + ec.message()};
   std::fprintf(stderr, "kopt campaign: %zu runs into %s\n", cells.size(), folder.c_str());
   std::vector<std::string> rows;
-  int failed = 0;
+  std::vector<Cell> pending;
   for (const Cell& c : cells) {
     auto finished = std::find_if(done.begin(), done.end(), [&](const Json& line) {
       return cell_of(line) == c && line.value("status", "") == "finished";
     });
-    if (finished != done.end()) {
+    if (finished == done.end())
+      pending.push_back(c);
+    else
       rows.push_back(
           fmt::format("{:<48} finished before: {}", c.label(), finished->value("run", "")));
-      continue;
+  }
+  int failed = 0;
+  const int jobs = static_cast<int>(args.get_int("jobs", 1, 64));
+  if (jobs > 1 && pending.size() > 1) {
+    for (const Json& line : run_in_children(args, pending, folder, jobs)) {
+      failed += line.value("status", "") != "finished";
+      rows.push_back(row_of(line));
     }
+  }
+  for (const Cell& c : (jobs > 1 && pending.size() > 1) ? std::vector<Cell>{} : pending) {
     const Benchmark& bench =
         benches[std::find(names.begin(), names.end(), c.benchmark) - names.begin()];
-    Ran ran = run_cell(args, c, bench, folder, done);
-    if (auto st = append_index(folder, ran.line); !st) throw UsageError{st.error().message};
-    failed += ran.line.value("status", "") != "finished";
-    rows.push_back(ran.row);
+    const Json line = run_cell(args, c, bench, folder, done);
+    if (auto st = append_index(folder, line); !st) throw UsageError{st.error().message};
+    failed += line.value("status", "") != "finished";
+    rows.push_back(row_of(line));
     std::fprintf(stderr, "%s\n", rows.back().c_str());
   }
   fmt::print("{:<48} {:>12} {:>24} {:>24} {:>8}  {}\n", "RUN OF", "ORIGINAL", "HUMAN", "BEST FOUND",
@@ -174,6 +263,8 @@ CommandSpec campaign_command() {
   std::vector<OptionSpec> options = {
       {"DIR", "Folder of benchmarks (every benchmark.json below it)", "", false, true},
       {"--only", "Only these benchmarks of DIR (names, comma-separated)"},
+      {"--jobs", "Runs at once (each in its own kopt process; timed phases still never overlap)",
+       "1"},
       {"--into",
        "Campaign folder (default: a new campaign-TIME under the runs folder); a campaign run "
        "again into the same folder skips finished runs and resumes interrupted ones"}};

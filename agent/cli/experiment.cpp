@@ -1,12 +1,21 @@
 #include "agent/cli/experiment.h"
 
-#include <fstream>
+#include <fcntl.h>
+#include <spawn.h>
+#include <sys/file.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
 #include <map>
 #include <sstream>
 
 #include <fmt/format.h>
 
 #include "util/files.h"
+
+extern char** environ;
 
 namespace kopt::cli {
 
@@ -107,10 +116,15 @@ Result<std::vector<Json>> read_index(const std::filesystem::path& campaign) {
 
 Status append_index(const std::filesystem::path& campaign, const Json& line) {
   const auto path = campaign / kIndexFile;
-  std::ofstream out(path, std::ios::app);
-  out << dump_json(line) << '\n';
-  out.flush();
-  if (!out) return fail("cannot append to " + path.string());
+  // Parallel cells append from their own processes: one write of the whole line, under a lock.
+  const int fd = ::open(path.c_str(), O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
+  if (fd < 0) return fail("cannot append to " + path.string() + ": " + std::strerror(errno));
+  const std::string text = dump_json(line) + "\n";
+  ::flock(fd, LOCK_EX);
+  const ssize_t written = ::write(fd, text.data(), text.size());
+  const bool ok = written == static_cast<ssize_t>(text.size()) && ::fsync(fd) == 0;
+  ::close(fd);
+  if (!ok) return fail("cannot append to " + path.string());
   return {};
 }
 
@@ -131,6 +145,55 @@ std::vector<Json> latest_per_cell(const std::vector<Json>& lines) {
       *same = line;
   }
   return latest;
+}
+
+namespace {
+
+// Starts one command with its output in `log`; the child's pid, or -1.
+pid_t start_child(const std::vector<std::string>& command, const std::filesystem::path& log) {
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_addopen(&actions, 1, log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  posix_spawn_file_actions_adddup2(&actions, 1, 2);
+  posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
+  std::vector<char*> argv;
+  for (const auto& a : command) argv.push_back(const_cast<char*>(a.c_str()));
+  argv.push_back(nullptr);
+  pid_t pid = -1;
+  const int error = posix_spawn(&pid, argv[0], &actions, nullptr, argv.data(), environ);
+  posix_spawn_file_actions_destroy(&actions);
+  return error == 0 ? pid : -1;
+}
+
+}  // namespace
+
+void run_children(const std::vector<std::vector<std::string>>& commands,
+                  const std::vector<std::filesystem::path>& logs, int jobs,
+                  const std::function<void(size_t, int)>& ended) {
+  std::map<pid_t, size_t> running;
+  size_t next = 0;
+  while (next < commands.size() || !running.empty()) {
+    while (next < commands.size() && static_cast<int>(running.size()) < std::max(jobs, 1)) {
+      const pid_t pid = start_child(commands[next], logs[next]);
+      if (pid < 0)
+        ended(next, -1);
+      else
+        running[pid] = next;
+      ++next;
+    }
+    if (running.empty()) continue;
+    int status = 0;
+    const pid_t pid = ::waitpid(-1, &status, 0);
+    if (pid < 0) {
+      if (errno == EINTR) continue;
+      break;  // No children left that we know of.
+    }
+    auto it = running.find(pid);
+    if (it == running.end()) continue;
+    const size_t index = it->second;
+    running.erase(it);
+    ended(index, WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status));
+  }
 }
 
 }  // namespace kopt::cli

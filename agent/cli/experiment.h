@@ -5,6 +5,7 @@
 #pragma once
 
 #include <filesystem>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -49,5 +50,12 @@ Status append_index(const std::filesystem::path& campaign, const Json& line);
 Cell cell_of(const Json& line);
 /// The latest line of each cell, in the order the cells first appear.
 std::vector<Json> latest_per_cell(const std::vector<Json>& lines);
+
+/// Runs each command (argv) as a child process, at most `jobs` at once, its standard output and
+/// error going to the log file of the same index; `ended(i, status)` is called as each one
+/// ends, with its exit status (128 + N when a signal N ended it, -1 when it could not start).
+void run_children(const std::vector<std::vector<std::string>>& commands,
+                  const std::vector<std::filesystem::path>& logs, int jobs,
+                  const std::function<void(size_t, int)>& ended);
 
 }  // namespace kopt::cli

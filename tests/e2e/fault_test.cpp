@@ -331,6 +331,33 @@ TEST_F(FaultTest, ACampaignRunsEveryStrategyAndSeedGiven) {
   EXPECT_NE(bad.output.find("--strategy must be"), std::string::npos) << bad.output;
 }
 
+TEST_F(FaultTest, ACampaignWithJobsRunsItsCellsInChildProcessesIntoOneIndex) {
+  TempDir suite("kopt-fault-suite-");
+  fs::copy(test::source_root() / "benchmarks/cpu/licm", suite.path() / "licm",
+           fs::copy_options::recursive);
+  const fs::path campaign = runs_->path() / "parallel";
+  ProcessResult r =
+      kopt({"campaign", suite.path().string(), "--llm", "openai:scripted", "--strategy", "direct",
+            "--seed", "1", "--seed", "2", "--jobs", "2", "--iterations", "1", "--timing-budget",
+            "0", "--into", campaign.string()});
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  auto index = read_file(campaign / "index.jsonl");
+  ASSERT_TRUE(index.ok());
+  std::set<uint64_t> seeds;
+  size_t logs = 0;
+  std::istringstream lines(*index);
+  for (std::string line; std::getline(lines, line);) {
+    const Json entry = Json::parse(line);
+    EXPECT_EQ(entry["status"], "finished") << line;
+    seeds.insert(entry["seed"].get<uint64_t>());
+  }
+  for (const auto& entry : fs::directory_iterator(campaign))
+    logs += entry.path().extension() == ".log";
+  EXPECT_EQ(seeds, (std::set<uint64_t>{1, 2})) << *index;
+  EXPECT_EQ(logs, 2u) << "each child writes its own log";
+  EXPECT_NE(r.output.find("ended (exit 0"), std::string::npos) << r.output;
+}
+
 TEST_F(FaultTest, TwoResumesOfOneRunNeverWriteAtOnce) {
   server_->set_handler([](const Received&) { return error_reply(500, "down"); });
   expect_interrupted(run(), "HTTP 500");
