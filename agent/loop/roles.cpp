@@ -93,7 +93,14 @@ Techniques techniques_for(const Benchmark& bench, const LoopState& state, int it
   const std::vector<Hit> hits =
       base->search(bench.summary + "\n" + state.best_source, kGuidedTechniques, target);
   if (hits.empty()) return {"(no technique of the knowledge base matches this kernel)", ""};
-  const size_t given = static_cast<size_t>(std::max(iteration - 1, 0)) % hits.size();
+  // A technique is done once an iteration applied it correctly (a win or not); until then it is
+  // asked for again: a small model that got it wrong once often gets it right the next time.
+  size_t applied = 0;
+  for (int earlier = 1; earlier < iteration; ++earlier)
+    applied += std::any_of(state.attempts.begin(), state.attempts.end(), [&](const Attempt& a) {
+      return a.iteration == earlier && a.verdict.correct();
+    });
+  const size_t given = applied % hits.size();
   std::vector<std::string> others;
   for (size_t i = 0; i < hits.size(); ++i)
     if (i != given) others.push_back(hits[i].title);

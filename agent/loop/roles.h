@@ -14,8 +14,8 @@ namespace kopt {
 inline constexpr size_t kGuidedTechniques = 4;
 
 /// The guided strategy's techniques for one iteration: the notes that best match the benchmark's
-/// summary and the current kernel, iteration i given the i-th (round robin), and the others'
-/// titles.
+/// summary and the current kernel; the first until an iteration applies it correctly (a
+/// correct candidate, faster or not), then the next (round robin); and the others' titles.
 struct Techniques {
   std::string given;   ///< The note's title and body.
   std::string others;  ///< The other matching notes' titles, or "(none)".

@@ -35,7 +35,8 @@ void read_errors(const Json& check, CandidateVerdict& v) {
       if (it == v.errors.end()) it = v.errors.insert(v.errors.end(), OutputError{name});
       it->max_abs_error = std::max(it->max_abs_error, o.value("max_abs_error", 0.0));
       it->max_rel_error = std::max(it->max_rel_error, o.value("max_rel_error", 0.0));
-      it->tolerance_used = std::max(it->tolerance_used, o.value("tolerance_used", -1.0));
+      if (const Json used = o.value("tolerance_used", Json()); used.is_number())
+        it->tolerance_used = std::max(it->tolerance_used, used.get<double>());
     }
   }
 }

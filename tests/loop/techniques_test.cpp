@@ -25,22 +25,28 @@ std::string title_of(const Techniques& t) {
 
 }  // namespace
 
-TEST(TechniquesTest, EachIterationIsGivenTheNextNoteWithoutItsCode) {
+TEST(TechniquesTest, ATechniqueIsAskedForUntilAnIterationAppliesItCorrectly) {
   const Benchmark bench = find_benchmark("licm", default_suite()).value();
-  const LoopState state = state_with(bench);
+  LoopState state = state_with(bench);
   std::vector<std::string> titles;
-  for (int iteration = 1; iteration <= static_cast<int>(kGuidedTechniques) + 1; ++iteration) {
+  for (int iteration = 1; iteration <= static_cast<int>(kGuidedTechniques) + 2; ++iteration) {
     const Techniques t = techniques_for(bench, state, iteration);
     ASSERT_EQ(t.given.rfind("### ", 0), 0u) << t.given;
     EXPECT_EQ(t.given.find("```"), std::string::npos) << "a code example reached the prompt";
     EXPECT_EQ(t.others.find(title_of(t).substr(4)), std::string::npos)
         << "the given note is not among the others";
     titles.push_back(title_of(t));
+    // Iteration 1's candidate is wrong; every later iteration's is correct.
+    Attempt attempt;
+    attempt.iteration = iteration;
+    attempt.verdict.status = iteration == 1 ? "incorrect" : "not-faster";
+    state.attempts.push_back(attempt);
   }
-  EXPECT_EQ(titles.front(), "### Loop-invariant code motion (hoisting)")
+  EXPECT_EQ(titles[0], "### Loop-invariant code motion (hoisting)")
       << "licm's summary names exp and sqrt recomputed inside the inner loop";
-  for (size_t i = 1; i < kGuidedTechniques; ++i) EXPECT_NE(titles[i], titles[0]);
-  EXPECT_EQ(titles[kGuidedTechniques], titles[0]) << "after the last note the first comes again";
+  EXPECT_EQ(titles[1], titles[0]) << "asked again after an incorrect candidate";
+  for (size_t i = 2; i <= kGuidedTechniques; ++i) EXPECT_NE(titles[i], titles[0]);
+  EXPECT_EQ(titles[kGuidedTechniques + 1], titles[0]) << "after the last note the first again";
 }
 
 TEST(TechniquesTest, ACudaKernelIsGivenOnlyNotesThatApplyToCuda) {

@@ -45,6 +45,17 @@ TEST(OutputsTest, MatchingOutputsReportTheirLargestErrors) {
   EXPECT_NEAR(c.max_abs_error, 2e-13, 1e-15);
   EXPECT_NEAR(c.max_rel_error, 2e-13, 1e-15);
   EXPECT_EQ(c.mismatches, 0u);
+  // The worst element's share of its tolerance: 2e-13 against 1e-14 + 1e-12 |1|.
+  ASSERT_EQ(c.outputs.size(), 1u);
+  EXPECT_NEAR(c.outputs[0].tolerance_used, 0.198, 0.01);
+}
+
+TEST(OutputsTest, AHugeErrorAgainstATinyToleranceIsAFiniteShare) {
+  Comparison c = compare(doubles({1e300}), doubles({1e-300}), 1e-12, 1e-300);
+  EXPECT_FALSE(c.ok);
+  ASSERT_EQ(c.outputs.size(), 1u);
+  EXPECT_TRUE(std::isfinite(c.outputs[0].tolerance_used)) << "JSON would hold null";
+  EXPECT_GT(c.outputs[0].tolerance_used, 1e200);
 }
 
 TEST(OutputsTest, OneBadElementAmongManyIsFoundAndCounted) {

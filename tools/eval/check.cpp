@@ -160,9 +160,13 @@ CheckCase fail_case(long size, std::string category, std::string reason) {
   return c;
 }
 
-std::string record_name(uint64_t label) {
-  if (label & kEdgeLabel) return fmt::format("edge case {}", label & ~kEdgeLabel);
-  return fmt::format("seed {}", label);
+// "seed N", or "edge case K" with the manifest's words for it, so that a repair knows which
+// input it got wrong.
+std::string record_name(const Benchmark& bench, uint64_t label) {
+  if (!(label & kEdgeLabel)) return fmt::format("seed {}", label);
+  const uint64_t k = label & ~kEdgeLabel;
+  if (k < bench.edge_cases.size()) return fmt::format("edge case {} ({})", k, bench.edge_cases[k]);
+  return fmt::format("edge case {}", k);
 }
 
 bool compare_call(const Benchmark& bench, const CallOutputs& call, size_t k,
@@ -181,10 +185,10 @@ bool compare_call(const Benchmark& bench, const CallOutputs& call, size_t k,
     c.reason = fmt::format(
         "size {}: the output for {} is exactly the output for the previous {}: the kernel "
         "returns a cached result from an earlier call",
-        c.size, record_name(reference.label), record_name(previous->reference.label));
+        c.size, record_name(bench, reference.label), record_name(bench, previous->reference.label));
   } else {
     c.category = cmp.category;
-    c.reason = fmt::format("size {}, {}{}: {}", c.size, record_name(reference.label),
+    c.reason = fmt::format("size {}, {}{}: {}", c.size, record_name(bench, reference.label),
                            k > 0 ? fmt::format(" (call {} at this size)", k + 1) : "", cmp.reason);
   }
   return false;

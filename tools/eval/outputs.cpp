@@ -122,18 +122,21 @@ std::string show(double v) {
 template <class T>
 bool all_within(const ArrayView& c, const ArrayView& r, double rtol, double atol,
                 OutputError& result) {
-  double max_abs = 0, max_rel = 0;
+  double max_abs = 0, max_rel = 0, used = 0;
   bool ok = true;
   for (uint64_t i = 0; i < r.count; ++i) {
     const double got = load<T>(c.data + i * sizeof(T)), want = load<T>(r.data + i * sizeof(T));
     const double err = std::fabs(got - want), magnitude = std::fabs(want);
-    ok &= err <= atol + rtol * magnitude;  // NaN compares false.
+    const double allowed = atol + rtol * magnitude;
+    ok &= err <= allowed;  // NaN compares false.
     max_abs = std::max(max_abs, err);
     max_rel = std::max(max_rel, magnitude != 0 ? err / magnitude : 0.0);
+    used = std::max(used, allowed > 0 ? err / allowed : 0.0);  // At most 1 here.
   }
   if (!ok) return false;
   result.max_abs_error = max_abs;
   result.max_rel_error = max_rel;
+  result.tolerance_used = used;
   return true;
 }
 
@@ -163,7 +166,9 @@ void compare_array(const ArrayView& c, const ArrayView& r, double rtol, double a
         error.max_abs_error = std::max(error.max_abs_error, err);
         if (want != 0) error.max_rel_error = std::max(error.max_rel_error, err / std::fabs(want));
         const double allowed = atol + rtol * std::fabs(want);
-        if (allowed > 0) error.tolerance_used = std::max(error.tolerance_used, err / allowed);
+        // Capped: an error of 1e300 against a tolerance of 1e-300 is no number JSON can hold.
+        if (allowed > 0)
+          error.tolerance_used = std::max(error.tolerance_used, std::min(err / allowed, 1e300));
       }
     } else {
       bad = std::memcmp(c.data + i * dtype_bytes(c.dtype), r.data + i * dtype_bytes(r.dtype),
