@@ -126,8 +126,9 @@ Json run_cell(const Args& args, const Cell& c, const Benchmark& bench,
   const Json& s = report->outcome.summary;
   if (report->outcome.interrupted())
     return index_line(c, run, "interrupted",
-                      report->outcome.rule + ": " + llm::redact_secrets(report->outcome.reason), s,
-                      wall);
+                      (report->outcome.rule == "interrupted" ? "" : report->outcome.rule + ": ") +
+                          llm::redact_secrets(report->outcome.reason),
+                      s, wall);
   return index_line(c, run, "finished", report->outcome.reason, s, wall);
 }
 

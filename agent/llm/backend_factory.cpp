@@ -69,8 +69,16 @@ Result<std::unique_ptr<LlmBackend>> make_local_backend(const BackendSpec& spec,
                                                    : std::filesystem::path(spec.argument));
   if (!config) return config.error();
   const bool tools = config->tool_calling;
-  std::unique_ptr<LlmBackend> local =
-      std::make_unique<LocalBackend>(std::move(*config), http_config("local", options));
+  HttpBackendConfig http = http_config("local", options);
+  // The server sends an answer only when it is complete, and a small model on two busy cores
+  // wrote 2 tokens a second (a 600-token answer: 5 minutes): local answers get 30 minutes
+  // unless the environment sets the limits.
+  constexpr std::chrono::milliseconds kLocalLimit{30 * 60 * 1000};
+  if (!options.env("KOPT_LLM_TIMEOUT_S"))
+    http.timeouts.first_byte = std::max(http.timeouts.first_byte, kLocalLimit);
+  if (!options.env("KOPT_LLM_DEADLINE_S"))
+    http.retry.deadline = std::max(http.retry.deadline, kLocalLimit);
+  std::unique_ptr<LlmBackend> local = std::make_unique<LocalBackend>(std::move(*config), http);
   return tools ? std::move(local) : with_text_tools(std::move(local));
 }
 
