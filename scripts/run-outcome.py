@@ -31,7 +31,7 @@ def main():
     elif wins:
         b = max(wins, key=lambda c: c["speedup"])
         print(f'demo: the local model found a real win: candidate {b["id"]} is correct and '
-              f'{b["speedup"]:.2f}x faster than the original [95% CI {b["ci_low"]:.2f}, '
+              f'{b["speedup"]:.2f}x faster than the original [interval at the decision level {b["ci_low"]:.2f}, '
               f'{b["ci_high"]:.2f}], a significant win by kopt\'s own measurement')
     else:
         print(f'demo: no candidate of this run was both correct and significantly faster '
