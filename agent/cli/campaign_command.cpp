@@ -207,13 +207,9 @@ int run_campaign(const Args& args) {
   for (const auto& b : benches) names.push_back(b.name);
   std::vector<Cell> cells =
       expand_matrix(names, args.list("llm"), args.list("strategy"), campaign_seeds(args));
-  for (Cell& c : cells) {  // Refused before the first run, not in the middle of the campaign.
-    if (c.strategy == "auto") c.strategy = default_strategy(c.llm);
-    if (std::find(kStrategies.begin(), kStrategies.end(), c.strategy) == kStrategies.end())
-      throw UsageError{"--strategy must be marco, direct, guided or auto, not '" + c.strategy +
-                       "'"};
-  }
-  for (const Cell& c : cells) (void)cell_config(args, c, benches.front());
+  // Every cell's options are read (and refused) before the first run; "auto" becomes the
+  // strategy the run will use, so that the index names it.
+  for (Cell& c : cells) c.strategy = cell_config(args, c, benches.front()).strategy;
   const std::filesystem::path folder = campaign_folder(args);
   auto index = read_index(folder);
   if (!index) throw UsageError{index.error().message};

@@ -1,7 +1,5 @@
 #include "agent/cli/run_options.h"
 
-#include <algorithm>
-
 #include "agent/record/run_record.h"
 
 namespace kopt::cli {
@@ -25,8 +23,8 @@ std::vector<OptionSpec> run_options() {
       {"--temperature", "Sampling temperature", "0.2"},
       {"--max-tokens", "Most tokens per model answer", "4096"},
       {"--edit-format",
-       "How the optimizer hands in a kernel: file, edits (SEARCH/REPLACE blocks) or auto (edits "
-       "for the local model)",
+       "How the optimizer hands in a kernel: file, edits (SEARCH/REPLACE blocks) or auto "
+       "(whole files)",
        "auto"},
       {"--strategy",
        "How candidates are asked for: marco (analyst and optimizer with tools), direct (one "
@@ -57,12 +55,12 @@ RunConfig read_run_config(const Args& args, const std::string& benchmark) {
   c.max_tokens = static_cast<int>(args.get_int("max-tokens", 1, 1000000));
   c.sandbox = !args.flag("no-sandbox");
   c.edit_format = args.get("edit-format");
-  if (c.edit_format == "auto") c.edit_format = default_edit_format(c.llm);
+  if (c.edit_format == "auto") c.edit_format = default_edit_format();
   if (c.edit_format != "file" && c.edit_format != "edits")
     throw UsageError{"--edit-format must be file, edits or auto"};
   c.strategy = args.get("strategy");
   if (c.strategy == "auto") c.strategy = default_strategy(c.llm);
-  if (std::find(kStrategies.begin(), kStrategies.end(), c.strategy) == kStrategies.end())
+  if (!known_strategy(c.strategy))
     throw UsageError{"--strategy must be marco, direct, guided or auto"};
   return c;
 }

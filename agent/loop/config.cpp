@@ -1,7 +1,5 @@
 #include "agent/loop/config.h"
 
-#include <algorithm>
-
 namespace kopt {
 
 namespace {
@@ -40,8 +38,12 @@ Json to_json(const RunConfig& c) {
   return json;
 }
 
-std::string default_edit_format(const std::string& /*llm_spec*/) {
+std::string default_edit_format() {
   return "file";
+}
+
+bool known_strategy(const std::string& name) {
+  return name == "marco" || name == "direct" || name == "guided";
 }
 
 std::string default_strategy(const std::string& llm_spec) {
@@ -72,7 +74,7 @@ Result<RunConfig> config_from_json(const Json& j) {
     c.repair_attempts = j.value("repair_attempts", c.repair_attempts);
     c.edit_format = j.value("edit_format", c.edit_format);
     c.strategy = j.value("strategy", c.strategy);  // Absent: a record made before strategies.
-    if (std::find(kStrategies.begin(), kStrategies.end(), c.strategy) == kStrategies.end())
+    if (!known_strategy(c.strategy))
       return fail("run configuration: strategy must be marco, direct or guided, not '" +
                   c.strategy + "'");
     c.promotion = j.value("promotion", std::string("interval"));  // Absent: an older record.

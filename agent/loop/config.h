@@ -3,7 +3,6 @@
 
 #include <cstdint>
 #include <string>
-#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -47,14 +46,14 @@ struct RunConfig {
   std::string promotion = "head-to-head";
 };
 
-/// The edit format a run uses when none is given: edits for the small local model, whole files
-/// for every other backend.
-std::string default_edit_format(const std::string& llm_spec);
+/// The edit format a run uses when none is given: whole files for every backend (the local
+/// model ignored the SEARCH/REPLACE format and answers with whole files).
+std::string default_edit_format();
 /// The strategy a run uses when none is given: guided for the small local model, marco for
 /// every other backend.
 std::string default_strategy(const std::string& llm_spec);
-/// The strategies there are.
-inline const std::vector<std::string> kStrategies = {"marco", "direct", "guided"};
+/// True for "marco", "direct" and "guided".
+bool known_strategy(const std::string& name);
 
 Json to_json(const RunConfig& config);
 /// Reads run.json's "config"; unknown fields are ignored, wrong types are an Error.
