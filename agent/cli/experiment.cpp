@@ -21,8 +21,6 @@ namespace kopt::cli {
 
 namespace {
 
-constexpr const char* kIndexFile = "index.jsonl";
-
 // How many candidates of a summary were correct, and how many a significant win.
 std::pair<int, int> correct_and_faster(const Json& summary) {
   int correct = 0, faster = 0;
@@ -92,7 +90,7 @@ Json index_line(const Cell& cell, const std::string& run, const std::string& sta
 }
 
 Result<std::vector<Json>> read_index(const std::filesystem::path& campaign) {
-  const auto path = campaign / kIndexFile;
+  const auto path = campaign / kIndexFileName;
   std::vector<Json> lines;
   if (!std::filesystem::exists(path)) return lines;
   auto text = read_file(path);
@@ -115,7 +113,7 @@ Result<std::vector<Json>> read_index(const std::filesystem::path& campaign) {
 }
 
 Status append_index(const std::filesystem::path& campaign, const Json& line) {
-  const auto path = campaign / kIndexFile;
+  const auto path = campaign / kIndexFileName;
   // Parallel cells append from their own processes: one write of the whole line, under a lock.
   const int fd = ::open(path.c_str(), O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
   if (fd < 0) return fail("cannot append to " + path.string() + ": " + std::strerror(errno));

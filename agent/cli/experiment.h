@@ -19,6 +19,9 @@ namespace kopt::cli {
 /// The format tag of every index line.
 inline constexpr const char* kIndexFormat = "kopt-campaign-index/1";
 
+/// The file of the index in a campaign folder.
+inline constexpr const char* kIndexFileName = "index.jsonl";
+
 /// One run of an experiment.
 struct Cell {
   std::string benchmark;

@@ -3,7 +3,10 @@
 #include <fmt/format.h>
 
 #include "agent/cli/commands.h"
+#include "agent/cli/experiment.h"
 #include "agent/cli/run_options.h"
+#include "agent/report/campaign_report.h"
+#include "agent/report/campaign_view.h"
 #include "agent/report/html_report.h"
 #include "util/files.h"
 
@@ -23,16 +26,48 @@ std::optional<Roofs> recorded_roofs(const RunView& view) {
                   view.peaks.value("name", "the machine's"), view.precision)};
 }
 
+std::optional<Roofs> roofs_for(const Args& args, const RunView& view) {
+  if (args.has("peak-gflops") && args.has("peak-gbs"))
+    return Roofs{args.get_double("peak-gflops"), args.get_double("peak-gbs"),
+                 "given on the command line"};
+  return recorded_roofs(view);
+}
+
+// A campaign's page, after each of its runs' own (the links): DIR/report.html.
+int report_campaign(const Args& args, const std::filesystem::path& folder) {
+  auto lines = read_index(folder);
+  if (!lines) throw UsageError{lines.error().message};
+  const std::vector<Json> latest = latest_per_cell(*lines);
+  std::filesystem::path name = std::filesystem::absolute(folder).lexically_normal();
+  if (name.filename().empty()) name = name.parent_path();
+  CampaignPage page{name.filename().string(), compare_campaign(latest), {}};
+  for (const Json& line : latest) {
+    const std::string run = line.value("run", "");
+    if (run.empty() || !std::filesystem::exists(folder / run / "run.json")) continue;
+    try {  // A run whose records cannot be read is linked to its folder instead.
+      const RunView view = open_run_view(folder / run);
+      if (write_file(folder / run / "report.html", render_html_report(view, roofs_for(args, view))))
+        page.run_links[run] = run + "/report.html";
+    } catch (const std::exception& e) {
+      std::fprintf(stderr, "kopt report: %s: no page (%s)\n", run.c_str(), e.what());
+    }
+  }
+  const std::filesystem::path file =
+      args.has("html") ? std::filesystem::path(args.get("html")) : folder / "report.html";
+  if (auto st = write_file(file, render_campaign_report(page)); !st)
+    throw UsageError{st.error().message};
+  fmt::print("{}\n", file.string());
+  return 0;
+}
+
 int run_report(const Args& args) {
+  const std::filesystem::path given = args.get("RUN");
+  if (std::filesystem::exists(given / kIndexFileName)) return report_campaign(args, given);
   const std::filesystem::path dir = run_dir(args);
   const RunView view = open_run_view(dir);
-  std::optional<Roofs> roofs = recorded_roofs(view);
-  if (args.has("peak-gflops") && args.has("peak-gbs"))
-    roofs = Roofs{args.get_double("peak-gflops"), args.get_double("peak-gbs"),
-                  "given on the command line"};
   const std::filesystem::path file =
       args.has("html") ? std::filesystem::path(args.get("html")) : dir / "report.html";
-  if (auto st = write_file(file, render_html_report(view, roofs)); !st)
+  if (auto st = write_file(file, render_html_report(view, roofs_for(args, view))); !st)
     throw UsageError{st.error().message};
   fmt::print("{}\n", file.string());
   return 0;
@@ -41,15 +76,18 @@ int run_report(const Args& args) {
 }  // namespace
 
 CommandSpec report_command() {
-  return {"report",
-          "Write a self-contained HTML report of a run: trajectory, roofline, reasoning, diffs",
-          {{"RUN", "Run folder, name or id", "", false, true},
-           {"--html", "Where to write the page (default: RUN/report.html)"},
-           {"--peak-gflops",
-            "Peak GFLOP/s for the roofs (default: the machine the run's roofline tool used)"},
-           {"--peak-gbs", "Peak memory bandwidth in GB/s for the roofs"},
-           {"--out", "Folder of runs (default: $KOPT_RUNS or ./runs)"}},
-          run_report};
+  return {
+      "report",
+      "Write a self-contained HTML report of a run (trajectory, roofline, reasoning, diffs), or "
+      "of a campaign (its comparison drawn, each run linked to its own report)",
+      {{"RUN", "Run folder, name or id; or a campaign folder (kopt campaign --into)", "", false,
+        true},
+       {"--html", "Where to write the page (default: RUN/report.html)"},
+       {"--peak-gflops",
+        "Peak GFLOP/s for the roofs (default: the machine the run's roofline tool used)"},
+       {"--peak-gbs", "Peak memory bandwidth in GB/s for the roofs"},
+       {"--out", "Folder of runs (default: $KOPT_RUNS or ./runs)"}},
+      run_report};
 }
 
 }  // namespace kopt::cli

@@ -21,7 +21,9 @@ const char* status_colour(const std::string& status, bool accepted) {
   return "#b3261e";
 }
 
-Json line(const std::string& label, const std::string& colour, Json points, bool dashed) {
+}  // namespace
+
+Json chart_line(const std::string& label, const std::string& colour, Json points, bool dashed) {
   Json dataset = {{"type", "line"},        {"label", label},     {"data", std::move(points)},
                   {"borderColor", colour}, {"pointRadius", 0},   {"borderWidth", 1.5},
                   {"fill", false},         {"kind", "reference"}};
@@ -29,10 +31,12 @@ Json line(const std::string& label, const std::string& colour, Json points, bool
   return dataset;
 }
 
-Json axis(const std::string& title, bool log) {
+Json chart_axis(const std::string& title, bool log) {
   return {{"type", log ? "logarithmic" : "linear"},
           {"title", {{"display", true}, {"text", title}}}};
 }
+
+namespace {
 
 Json point_detail(const std::string& id, const CandidateVerdict& v, const std::string& why) {
   return {{"id", id},
@@ -86,24 +90,24 @@ Json trajectory_chart(const RunView& v) {
                       {"pointRadius", 7},
                       {"borderColor", "#b3261e"},
                       {"kind", "untimed"}});
-  Json best_line = line("best so far", "#137333", best, false);
+  Json best_line = chart_line("best so far", "#137333", best, false);
   best_line["stepped"] = "before";
   datasets.push_back(best_line);
-  datasets.push_back(line("original", "#888888",
-                          Json::array({{{"x", 1}, {"y", 1}}, {{"x", right}, {"y", 1}}}), true));
+  datasets.push_back(chart_line(
+      "original", "#888888", Json::array({{{"x", 1}, {"y", 1}}, {{"x", right}, {"y", 1}}}), true));
   if (v.human.speedup > 0)
-    datasets.push_back(line(
+    datasets.push_back(chart_line(
         fmt::format("human ({:.2f}x)", v.human.speedup), "#d97706",
         Json::array({{{"x", 1}, {"y", v.human.speedup}}, {{"x", right}, {"y", v.human.speedup}}}),
         true));
-  Json x = axis("candidate", false);
+  Json x = chart_axis("candidate", false);
   x["min"] = 0.5;
   x["max"] = right + 0.5;
   return {{"title", "Speedup over the original, per candidate"},
           {"ids", ids},
           {"datasets", datasets},
           {"x", x},
-          {"y", axis("speedup over the original (log)", true)}};
+          {"y", chart_axis("speedup over the original (log)", true)}};
 }
 
 Json roofline_chart(const RunView& v, const Roofs& roofs) {
@@ -136,7 +140,7 @@ Json roofline_chart(const RunView& v, const Roofs& roofs) {
                       {"pointBackgroundColor", colours},
                       {"pointRadius", 5},
                       {"kind", "variants"}});
-  datasets.push_back(line(
+  datasets.push_back(chart_line(
       fmt::format("roof: {:.3g} GFLOP/s, {:.3g} GB/s", roofs.peak_gflops, roofs.peak_gbytes_per_s),
       "#333333",
       Json::array({{{"x", lo}, {"y", lo * roofs.peak_gbytes_per_s}},
@@ -145,8 +149,8 @@ Json roofline_chart(const RunView& v, const Roofs& roofs) {
       false));
   return {{"title", "Roofline: achieved GFLOP/s at the benchmark's analytic intensity"},
           {"datasets", datasets},
-          {"x", axis("arithmetic intensity, FLOP per byte (log)", true)},
-          {"y", axis("GFLOP/s (log)", true)},
+          {"x", chart_axis("arithmetic intensity, FLOP per byte (log)", true)},
+          {"y", chart_axis("GFLOP/s (log)", true)},
           {"note", roofs.source}};
 }
 
@@ -198,7 +202,7 @@ Json samples_chart(const RunView& v) {
                         {"pointRadius", 0},
                         {"kind", "reference"}});
   }
-  Json x = axis("", false);
+  Json x = chart_axis("", false);
   x["min"] = 0.4;
   x["max"] = 2.6;
   return {{"title", fmt::format("Per-call times: {} against {} (every sample)", candidate_name,
@@ -206,7 +210,7 @@ Json samples_chart(const RunView& v) {
           {"ids", Json::array({baseline_name, candidate_name})},
           {"datasets", datasets},
           {"x", x},
-          {"y", axis("ms per call", false)}};
+          {"y", chart_axis("ms per call", false)}};
 }
 
 Result<std::string> chart_library() {

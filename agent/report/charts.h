@@ -20,6 +20,11 @@ struct Roofs {
   std::string source;  ///< Where the figures come from ("measured by kopt machine", a datasheet).
 };
 
+/// A line through `points` ({x, y} objects), a reference the tooltips skip; dashed or not.
+Json chart_line(const std::string& label, const std::string& colour, Json points, bool dashed);
+/// A chart axis with its title, linear or logarithmic.
+Json chart_axis(const std::string& title, bool log);
+
 /// Every candidate against the original, the best so far, the original and human lines; the
 /// candidates never timed are listed with their status at the chart's floor.
 Json trajectory_chart(const RunView& view);

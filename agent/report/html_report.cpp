@@ -6,46 +6,11 @@
 #include <cstdlib>
 
 #include "agent/record/diff.h"
+#include "agent/report/html.h"
 
 namespace kopt {
 
 namespace {
-
-std::string escape(const std::string& text) {
-  std::string out;
-  for (char c : text) {
-    switch (c) {
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '&':
-        out += "&amp;";
-        break;
-      case '"':
-        out += "&quot;";
-        break;
-      default:
-        out += c;
-    }
-  }
-  return out;
-}
-
-const char* kStyle = R"(
-body{font-family:system-ui,sans-serif;margin:24px auto;max-width:1100px;color:#222}
-h1{font-size:22px}h2{font-size:18px;margin-top:32px;border-bottom:1px solid #ddd}
-table{border-collapse:collapse;margin:8px 0}td,th{border:1px solid #ddd;padding:4px 8px;text-align:right}
-th{background:#f4f4f4}td.l,th.l{text-align:left}
-.faster{color:#137333;font-weight:600}.incorrect,.rejected,.build-failed,.error,.no-candidate{color:#b3261e}
-pre{background:#f7f7f7;padding:8px;overflow-x:auto;font-size:12px}
-.add{color:#137333}.del{color:#b3261e}.hunk{color:#1a56db}
-canvas{border:1px solid #ddd;margin:8px 0}#chart-errors{color:#b3261e;white-space:pre}
-.decision{color:#444}tr.h2h td{color:#555;font-size:13px}table.provenance td,table.provenance th{font-size:13px}
-.analysis{background:#fafafa;border-left:3px solid #ddd;padding:4px 12px}
-)";
 
 std::string speedup_cell(const CandidateVerdict& v) {
   return v.speedup > 0 ? fmt::format("{:.2f}x [{:.2f}, {:.2f}]", v.speedup, v.ci_low, v.ci_high)
@@ -59,17 +24,9 @@ std::string colored_diff(const std::string& diff) {
                       : kind == DiffLine::added   ? "add"
                       : kind == DiffLine::removed ? "del"
                                                   : "";
-    const std::string text = escape(std::string(line));
+    const std::string text = html_escape(std::string(line));
     out += *cls ? fmt::format("<span class=\"{}\">{}</span>\n", cls, text) : text + "\n";
   });
-  return out;
-}
-
-// A chart's canvas, or why it is missing.
-std::string chart(const char* name, const Json& spec, const std::string& missing) {
-  if (spec.is_null()) return "<p>" + escape(missing) + "</p>";
-  std::string out = fmt::format("<canvas data-chart=\"{}\" width=1000 height=420></canvas>", name);
-  if (spec.contains("note")) out += "<p>Roofs: " + escape(spec.value("note", "")) + ".</p>";
   return out;
 }
 
@@ -79,7 +36,7 @@ std::string untimed_list(const RunView& v) {
   for (const auto& c : v.candidates)
     if (c.verdict.speedup <= 0)
       untimed += fmt::format("{}<a href=\"#c{}\">{}</a> ({})", untimed.empty() ? "" : ", ",
-                             escape(c.id), escape(c.id), escape(c.verdict.status));
+                             html_escape(c.id), html_escape(c.id), html_escape(c.verdict.status));
   return untimed.empty() ? ""
                          : "<p>Never timed (crosses at the chart's floor): " + untimed + ".</p>";
 }
@@ -88,8 +45,8 @@ std::string untimed_list(const RunView& v) {
 std::string provenance_table(const RunView& v) {
   std::string out = "<table class=provenance>";
   for (const auto& [label, value] : provenance(v))
-    out += fmt::format("<tr><th class=l>{}</th><td class=l>{}</td></tr>", escape(label),
-                       escape(value));
+    out += fmt::format("<tr><th class=l>{}</th><td class=l>{}</td></tr>", html_escape(label),
+                       html_escape(value));
   return out + "</table>";
 }
 
@@ -115,18 +72,19 @@ std::string evaluations_table(const RunView& v) {
     out += fmt::format(
         "<tr><td>{}</td><td class=l><a href=\"#c{}\">{}</a></td><td class=l>{}</td><td "
         "class=\"l {}\">{}</td><td>{}</td><td>{}</td><td>{}</td><td class=l>{}{}</td></tr>",
-        c.iteration, escape(c.id), escape(c.id), escape(c.parent), escape(c.verdict.status),
-        escape(c.verdict.status), ms_cell(c.verdict.original_ms), ms_cell(c.verdict.candidate_ms),
-        escape(speedup_cell(c.verdict)), c.accepted ? "<b>promoted</b>: " : "",
-        escape(outcome_reason(c)));
+        c.iteration, html_escape(c.id), html_escape(c.id), html_escape(c.parent),
+        html_escape(c.verdict.status), html_escape(c.verdict.status),
+        ms_cell(c.verdict.original_ms), ms_cell(c.verdict.candidate_ms),
+        html_escape(speedup_cell(c.verdict)), c.accepted ? "<b>promoted</b>: " : "",
+        html_escape(outcome_reason(c)));
     for (const auto& h : v.comparisons)
       if (h.candidate == c.id)
         out += fmt::format(
             "<tr class=h2h><td></td><td class=l colspan=2>head to head against {}</td><td "
             "class=l>{}</td><td>{}</td><td>{}</td><td>{}</td><td class=l>one alternated "
             "evaluation</td></tr>",
-            escape(h.baseline), escape(h.verdict.status), ms_cell(h.verdict.original_ms),
-            ms_cell(h.verdict.candidate_ms), escape(speedup_cell(h.verdict)));
+            html_escape(h.baseline), html_escape(h.verdict.status), ms_cell(h.verdict.original_ms),
+            ms_cell(h.verdict.candidate_ms), html_escape(speedup_cell(h.verdict)));
   }
   return out + "</table>";
 }
@@ -146,7 +104,8 @@ std::string summary_table(const RunView& v) {
         "benchmark</td></tr>";
   else if (v.human.speedup <= 0)
     out += fmt::format("<tr><td class=l>human</td><td colspan=5 class=\"l {}\">{}: {}</td></tr>",
-                       escape(v.human.status), escape(v.human.status), escape(v.human.reason));
+                       html_escape(v.human.status), html_escape(v.human.status),
+                       html_escape(v.human.reason));
   else
     out += fmt::format(
         "<tr><td "
@@ -169,9 +128,9 @@ std::string summary_table(const RunView& v) {
     out += fmt::format(
         "<p>{} timed head to head against the human version in one alternated evaluation: "
         "{:.4g} ms against {:.4g} ms, <b>{:.2f}x [{:.2f}, {:.2f}]</b> ({}).</p>",
-        escape(h.value("id", "")), h.value("ms", 0.0), h.value("baseline_ms", 0.0),
+        html_escape(h.value("id", "")), h.value("ms", 0.0), h.value("baseline_ms", 0.0),
         h.value("speedup", 0.0), h.value("ci_low", 0.0), h.value("ci_high", 0.0),
-        escape(h.value("status", "")));
+        html_escape(h.value("status", "")));
   return out;
 }
 
@@ -179,22 +138,22 @@ std::string iterations(const RunView& v) {
   std::string out;
   for (const auto& it : v.iterations) {
     out += fmt::format("<h2>Iteration {} (from {}, {}{:.1f}k tokens{})</h2>", it.number,
-                       escape(it.best_before), it.tokens_estimated ? "~" : "",
+                       html_escape(it.best_before), it.tokens_estimated ? "~" : "",
                        (it.input_tokens + it.output_tokens) / 1000.0,
                        it.tokens_estimated ? ", estimated" : "");
     if (!it.analysis.empty()) out += "<h3>Analyst</h3>" + markdown(it.analysis);
     for (const auto& c : v.candidates) {
       if (c.iteration != it.number) continue;
       out += fmt::format(
-          "<h3 id=\"c{}\">Candidate {} <span class=\"{}\">{}</span> {}{}</h3>", escape(c.id), c.id,
-          c.verdict.status, c.verdict.status, escape(speedup_cell(c.verdict)),
+          "<h3 id=\"c{}\">Candidate {} <span class=\"{}\">{}</span> {}{}</h3>", html_escape(c.id),
+          c.id, c.verdict.status, c.verdict.status, html_escape(speedup_cell(c.verdict)),
           c.verdict.candidate_ms > 0 ? fmt::format(" ({:.4g} ms; the original {:.4g} ms)",
                                                    c.verdict.candidate_ms, c.verdict.original_ms)
                                      : "");
-      if (!c.summary.empty()) out += "<p>" + escape(c.summary) + "</p>";
+      if (!c.summary.empty()) out += "<p>" + html_escape(c.summary) + "</p>";
       if (const std::string why = outcome_reason(c); !why.empty())
         out += fmt::format("<p class=\"{}\">{}</p>", c.verdict.correct() ? "decision" : "incorrect",
-                           escape(why));
+                           html_escape(why));
       if (!c.diff.empty()) out += "<pre>" + colored_diff(c.diff) + "</pre>";
     }
   }
@@ -208,14 +167,14 @@ std::string render_html_report(const RunView& v, const std::optional<Roofs>& roo
   std::string html = fmt::format(
       "<!DOCTYPE html><html><head><meta charset=\"utf-8\"><title>kopt run "
       "{}</title><style>{}</style></head><body><div id=chart-errors></div>",
-      escape(id), kStyle);
+      html_escape(id), kReportStyle);
   html += fmt::format(
-      "<h1>kopt run {}</h1><p>Benchmark <b>{}</b>, status {}{}.</p>", escape(id),
-      escape(v.info["benchmark"].value("name", "?")),
-      escape(v.status == "stopped"
-                 ? "stopped before it finished (kopt resume " + id + " continues it)"
-                 : v.status),
-      v.stop_rule.empty() ? "" : " (" + escape(v.stop_rule + ": " + v.stop_reason) + ")");
+      "<h1>kopt run {}</h1><p>Benchmark <b>{}</b>, status {}{}.</p>", html_escape(id),
+      html_escape(v.info["benchmark"].value("name", "?")),
+      html_escape(v.status == "stopped"
+                      ? "stopped before it finished (kopt resume " + id + " continues it)"
+                      : v.status),
+      v.stop_rule.empty() ? "" : " (" + html_escape(v.stop_rule + ": " + v.stop_reason) + ")");
   Json charts = {{"trajectory", trajectory_chart(v)},
                  {"roofline", roofs ? roofline_chart(v, *roofs) : Json()},
                  {"samples", samples_chart(v)}};
@@ -225,23 +184,24 @@ std::string render_html_report(const RunView& v, const std::optional<Roofs>& roo
     charts["trajectory"] = Json();
   } else {
     html += "<h2>Evaluations</h2>" + evaluations_table(v) + "<h2>Trajectory</h2>" +
-            chart("trajectory", charts["trajectory"], "") + untimed_list(v);
+            chart_canvas("trajectory", charts["trajectory"], "") + untimed_list(v);
   }
   html += "<h2>Timing samples</h2>" +
-          chart("samples", charts["samples"], "No candidate was timed in this run.");
+          chart_canvas("samples", charts["samples"], "No candidate was timed in this run.");
   const bool flops = v.reference.flops > 0 && v.reference.bytes > 0;
-  html += "<h2>Roofline</h2>" +
-          chart("roofline", charts["roofline"],
-                !flops ? "No roofline: the benchmark's analytic work gives no floating-point "
-                         "operations."
-                       : "No machine model: run kopt machine, or give --peak-gflops and "
-                         "--peak-gbs, to draw the roofs.");
+  html +=
+      "<h2>Roofline</h2>" +
+      chart_canvas("roofline", charts["roofline"],
+                   !flops ? "No roofline: the benchmark's analytic work gives no floating-point "
+                            "operations."
+                          : "No machine model: run kopt machine, or give --peak-gflops and "
+                            "--peak-gbs, to draw the roofs.");
   html += iterations(v);
   auto library = chart_library();
   if (library)
     html += "<script>" + *library + "</script>" + chart_script(charts);
   else
-    html += "<p class=incorrect>No charts: " + escape(library.error().message) + ".</p>";
+    html += "<p class=incorrect>No charts: " + html_escape(library.error().message) + ".</p>";
   return html + "</body></html>\n";
 }
 

@@ -14,6 +14,7 @@
 #include <thread>
 
 #include "../llm/fake_api_server.h"
+#include "../support/browser.h"
 #include "../support/kopt_cli.h"
 #include "util/files.h"
 
@@ -326,6 +327,17 @@ TEST_F(FaultTest, ACampaignRunsEveryStrategyAndSeedGiven) {
     const std::string events = read_file(entry.path()).value();
     EXPECT_EQ(events.find("\"role\":\"analyst\""), std::string::npos) << entry.path();
   }
+  // The campaign's page: every run linked to its own page, the comparison drawn.
+  ProcessResult report = kopt({"report", campaign.string()});
+  ASSERT_EQ(report.exit_code, 0) << report.output;
+  std::vector<std::string> texts = {"kopt campaign matrix", "Per model and strategy", "4 finished"};
+  std::istringstream again(*index);
+  for (std::string line; std::getline(again, line);) {
+    const std::string run = Json::parse(line)["run"].get<std::string>();
+    EXPECT_TRUE(fs::exists(campaign / run / "report.html")) << run;
+    texts.push_back("href=\"" + run + "/report.html\"");
+  }
+  test::expect_page_renders(campaign / "report.html", 1, texts);
   ProcessResult bad = kopt({"campaign", suite.path().string(), "--strategy", "clever"});
   EXPECT_EQ(bad.exit_code, 2) << bad.output;
   EXPECT_NE(bad.output.find("--strategy must be"), std::string::npos) << bad.output;

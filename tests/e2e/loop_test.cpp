@@ -15,6 +15,7 @@
 #include <functional>
 
 #include "../llm/fake_api_server.h"
+#include "../support/browser.h"
 #include "../support/kopt_cli.h"
 #include "agent/record/run_record.h"
 #include "util/files.h"
@@ -129,46 +130,13 @@ void expect_tampering_is_caught(
   EXPECT_NE(replay.output.find("(decision): accepted"), std::string::npos) << replay.output;
 }
 
-// Runs Debian's headless Chromium on a page; its output (stderr with the console) and stdout.
-ProcessResult chromium(const std::filesystem::path& home, std::vector<std::string> args) {
-  const char* binary = "/usr/bin/chromium";
-  EXPECT_EQ(access(binary, X_OK), 0)
-      << "Debian's chromium is missing; scripts/setup.sh installs it";
-  ProcessSpec spec;
-  spec.argv = {binary, "--headless", "--no-sandbox", "--disable-gpu", "--enable-logging=stderr",
-               "--v=0"};
-  spec.argv.insert(spec.argv.end(), args.begin(), args.end());
-  spec.env = {{"PATH", "/usr/bin:/bin"}, {"HOME", home.string()}};
-  spec.timeout = std::chrono::seconds(120);
-  return LocalProcessRunner().run(spec);
-}
-
-// Writes the run's report, renders it in headless Chromium and reads the page as the browser
-// built it: the charts drawn (at least `charts`), no script error, nothing fetched from outside
-// the page, and each of `texts` visible. Leaves a screenshot, report.png, beside it.
+// Writes the run's report and renders it in headless Chromium (tests/support/browser.h).
 void expect_report_renders(const std::filesystem::path& dir,
                            const std::function<ProcessResult(std::vector<std::string>)>& kopt,
                            int charts, const std::vector<std::string>& texts) {
   ProcessResult report = kopt({"report", dir.string()});
   ASSERT_EQ(report.exit_code, 0) << report.output;
-  const std::string page = "file://" + (dir / "report.html").string();
-  ProcessResult dom = chromium(dir, {"--dump-dom", page});
-  ASSERT_TRUE(dom.succeeded()) << dom.output;
-  const std::string& html = dom.output;
-  const size_t drawn = html.find("data-charts-drawn=\"");
-  ASSERT_NE(drawn, std::string::npos) << "the page's script did not finish";
-  EXPECT_GE(std::atoi(html.c_str() + drawn + 19), charts) << "charts missing from the page";
-  EXPECT_NE(html.find("<div id=\"chart-errors\"></div>"), std::string::npos)
-      << "a script error in the page";
-  EXPECT_EQ(html.find("Uncaught"), std::string::npos) << "a script error in the page";
-  for (const char* outside : {"src=\"http", "href=\"http", "src=\"//", "url(http", "@import"})
-    EXPECT_EQ(html.find(outside), std::string::npos) << "the page fetches " << outside;
-  for (const auto& text : texts)
-    EXPECT_NE(html.find(text), std::string::npos) << "the page does not show '" << text << "'";
-  ProcessResult shot = chromium(dir, {"--hide-scrollbars", "--window-size=1200,1600",
-                                      "--screenshot=" + (dir / "report.png").string(), page});
-  ASSERT_TRUE(std::filesystem::exists(dir / "report.png")) << shot.output;
-  EXPECT_GT(std::filesystem::file_size(dir / "report.png"), 50000u) << "the screenshot looks blank";
+  test::expect_page_renders(dir / "report.html", charts, texts);
 }
 
 }  // namespace
