@@ -10,6 +10,12 @@ if [ "${KOPT_SKIP_LOCAL_MODEL:-0}" != 1 ]; then
   ./scripts/setup-local-model.sh ||
     { echo "test: the local model could not be set up (above); KOPT_SKIP_LOCAL_MODEL=1 skips it" >&2; exit 1; }
 fi
+# The Slurm tests run an experiment through a one-node Slurm on this machine, which
+# scripts/setup-slurm.sh installs and starts; where it cannot (not root, KOPT_SKIP_SLURM=1),
+# those tests skip with the reason and every other test runs.
+if [ "${KOPT_SKIP_SLURM:-0}" != 1 ]; then
+  ./scripts/setup-slurm.sh || echo "test: no one-node Slurm (above): the Slurm tests will skip" >&2
+fi
 ./scripts/build.sh
 cd build
 ctest --output-on-failure -j "$(nproc)" "$@"

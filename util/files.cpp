@@ -1,6 +1,7 @@
 #include "util/files.h"
 
 #include <fcntl.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -66,6 +67,17 @@ Status write_file_atomic(const fs::path& path, const std::string& content) {
   std::error_code ec;
   fs::rename(temp, path, ec);
   if (ec) return fail("cannot rename " + temp.string() + " to " + path.string());
+  return {};
+}
+
+Status append_locked(const std::filesystem::path& path, const std::string& text) {
+  const int fd = ::open(path.c_str(), O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
+  if (fd < 0) return fail("cannot append to " + path.string() + ": " + std::strerror(errno));
+  ::flock(fd, LOCK_EX);
+  const ssize_t written = ::write(fd, text.data(), text.size());
+  const bool ok = written == static_cast<ssize_t>(text.size()) && ::fsync(fd) == 0;
+  ::close(fd);
+  if (!ok) return fail("cannot append to " + path.string());
   return {};
 }
 

@@ -24,6 +24,10 @@ Status write_file(const std::filesystem::path& path, const std::string& content)
 /// partial file.
 Status write_file_atomic(const std::filesystem::path& path, const std::string& content);
 
+/// Appends `text` to `path` (created when missing) in one write under an exclusive flock, and
+/// syncs it: lines appended by several processes at once never interleave.
+Status append_locked(const std::filesystem::path& path, const std::string& text);
+
 /// The first `dir/name` among `dirs` that is executable (empty entries are skipped), or "".
 std::string find_executable(const std::string& name, const std::vector<std::string>& dirs);
 

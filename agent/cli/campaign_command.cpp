@@ -1,6 +1,8 @@
+#include <algorithm>
 #include <cctype>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 
 #include <fmt/format.h>
 
@@ -8,6 +10,7 @@
 #include "agent/cli/experiment.h"
 #include "agent/cli/run_options.h"
 #include "agent/cli/status_line.h"
+#include "agent/cluster/slurm.h"
 #include "agent/llm/secrets.h"
 #include "agent/loop/session.h"
 #include "tools/benchmark/benchmark.h"
@@ -103,17 +106,29 @@ std::string row_of(const Json& line) {
 
 // Runs (or resumes) one cell in this process; its index line.
 Json run_cell(const Args& args, const Cell& c, const Benchmark& bench,
-              const std::filesystem::path& folder, const std::vector<Json>& done) {
+              const std::filesystem::path& folder, const std::vector<Json>& index) {
   StatusLine status;
   auto show = [&](const std::string& line) {
     status.update("kopt campaign " + c.label() + " · " + line);
   };
   const auto start = std::chrono::steady_clock::now();
   Result<RunReport> report = fail("not started");
-  auto earlier =
-      std::find_if(done.begin(), done.end(), [&](const Json& line) { return cell_of(line) == c; });
-  if (earlier != done.end() && !earlier->value("run", "").empty()) {
+  // The cell's latest line, else a run of it that was killed before it wrote one.
+  auto earlier = std::find_if(index.rbegin(), index.rend(),
+                              [&](const Json& line) { return cell_of(line) == c; });
+  const std::filesystem::path orphan = unindexed_run(folder, c, index);
+  if (earlier != index.rend() && !earlier->value("run", "").empty()) {
     report = resume_run(folder / earlier->value("run", ""), show);
+  } else if (!orphan.empty()) {
+    auto info = read_json_file(orphan / "run.json");
+    if (info && info->value("status", "") == "finished") {
+      auto summary = read_json_file(orphan / "summary.json");
+      return index_line(c, orphan.filename().string(), "finished",
+                        "found finished without its index line", summary ? *summary : Json(), 0);
+    }
+    std::fprintf(stderr, "kopt campaign: %s resumes %s (it left no index line)\n",
+                 c.label().c_str(), orphan.c_str());
+    report = resume_run(orphan, show);
   } else {
     report = start_run(cell_config(args, c, bench), folder, show);
   }
@@ -164,9 +179,36 @@ std::vector<std::string> child_command(const Args& args, const Cell& c,
   return command;
 }
 
+// The indexes of the cells with no finished line in the campaign's index.
+std::vector<size_t> unfinished(const std::vector<Cell>& cells,
+                               const std::filesystem::path& folder) {
+  auto index = read_index(folder);
+  const std::vector<Json> latest = index ? latest_per_cell(*index) : std::vector<Json>{};
+  std::vector<size_t> out;
+  for (size_t i = 0; i < cells.size(); ++i)
+    if (std::none_of(latest.begin(), latest.end(), [&](const Json& l) {
+          return cell_of(l) == cells[i] && l.value("status", "") == "finished";
+        }))
+      out.push_back(i);
+  return out;
+}
+
+SlurmOptions slurm_options(const Args& args, int jobs) {
+  SlurmOptions o;
+  o.partition = args.get("partition");
+  o.account = args.get("account");
+  o.time = args.get("time");
+  o.gpus = args.get("gpus");
+  o.sbatch_args = args.list("sbatch-arg");
+  o.runs_at_once = jobs;
+  o.cpus_per_run = static_cast<int>(args.get_int("cpus-per-run", 1, 4096));
+  return o;
+}
+
 // Runs the pending cells as `jobs` concurrent children, each a one-cell campaign appending its
-// own index line. Model calls and builds overlap; timed phases never do, since every kopt takes
-// the host-wide timing lease for them. Returns each cell's index line (failed when the child
+// own index line: local processes, or job steps of a Slurm allocation (--executor slurm). Model
+// calls and builds overlap; timed phases never share CPUs, since every kopt takes the host-wide
+// timing lease of its CPUs for them. Returns each cell's index line (failed when the child
 // left none).
 std::vector<Json> run_in_children(const Args& args, const std::vector<Cell>& cells,
                                   const std::filesystem::path& folder, int jobs) {
@@ -178,12 +220,20 @@ std::vector<Json> run_in_children(const Args& args, const std::vector<Cell>& cel
                                         sanitize_name(cells[i].llm), cells[i].strategy,
                                         cells[i].seed));
   }
-  std::vector<int> statuses(cells.size(), -1);
-  run_children(commands, logs, jobs, [&](size_t i, int status) {
-    statuses[i] = status;
-    std::fprintf(stderr, "kopt campaign: %s ended (exit %d; log %s)\n", cells[i].label().c_str(),
-                 status, logs[i].c_str());
-  });
+  std::vector<std::string> ended(cells.size());
+  if (args.get("executor") == "slurm") {
+    auto state =
+        run_on_slurm(slurm_options(args, jobs), static_cast<int>(args.get_int("resubmit", 0, 100)),
+                     folder, commands, logs, [&] { return unfinished(cells, folder); });
+    if (!state) throw UsageError{state.error().message};
+    for (auto& why : ended) why = "its Slurm allocation ended (" + *state + ")";
+  } else {
+    run_children(commands, logs, jobs, [&](size_t i, int status) {
+      ended[i] = fmt::format("its process ended with status {}", status);
+      std::fprintf(stderr, "kopt campaign: %s ended (exit %d; log %s)\n", cells[i].label().c_str(),
+                   status, logs[i].c_str());
+    });
+  }
   auto index = read_index(folder);
   const std::vector<Json> latest = index ? latest_per_cell(*index) : std::vector<Json>{};
   std::vector<Json> lines;
@@ -192,13 +242,24 @@ std::vector<Json> run_in_children(const Args& args, const std::vector<Cell>& cel
                              [&](const Json& l) { return cell_of(l) == cells[i]; });
     lines.push_back(line != latest.end()
                         ? *line
-                        : index_line(cells[i], "", "failed",
-                                     fmt::format("its process ended with status {} and left no "
-                                                 "index line (see {})",
-                                                 statuses[i], logs[i].string()),
+                        : index_line(cells[i], "", "interrupted",
+                                     fmt::format("{} before the run left its index line (see {})",
+                                                 ended[i], logs[i].string()),
                                      nullptr, 0));
   }
   return lines;
+}
+
+// --executor: local, or slurm where Slurm's client commands are on the PATH.
+void check_executor(const Args& args) {
+  const std::string executor = args.get("executor");
+  if (executor != "local" && executor != "slurm")
+    throw UsageError{"--executor must be local or slurm, not '" + executor + "'"};
+  const char* path = std::getenv("PATH");
+  if (executor == "slurm" && find_executable("sbatch", split(path ? path : "", ':')).empty())
+    throw UsageError{
+        "--executor slurm: no sbatch on the PATH (Slurm's client commands; "
+        "scripts/setup-slurm.sh sets up a one-node Slurm on this machine)"};
 }
 
 int run_campaign(const Args& args) {
@@ -232,16 +293,19 @@ int run_campaign(const Args& args) {
   }
   int failed = 0;
   const int jobs = static_cast<int>(args.get_int("jobs", 1, 64));
-  if (jobs > 1 && pending.size() > 1) {
+  check_executor(args);
+  const bool slurm = args.get("executor") == "slurm";
+  const bool children = slurm ? !pending.empty() : jobs > 1 && pending.size() > 1;
+  if (children) {
     for (const Json& line : run_in_children(args, pending, folder, jobs)) {
       failed += line.value("status", "") != "finished";
       rows.push_back(row_of(line));
     }
   }
-  for (const Cell& c : (jobs > 1 && pending.size() > 1) ? std::vector<Cell>{} : pending) {
+  for (const Cell& c : children ? std::vector<Cell>{} : pending) {
     const Benchmark& bench =
         benches[std::find(names.begin(), names.end(), c.benchmark) - names.begin()];
-    const Json line = run_cell(args, c, bench, folder, done);
+    const Json line = run_cell(args, c, bench, folder, *index);
     if (auto st = append_index(folder, line); !st) throw UsageError{st.error().message};
     failed += line.value("status", "") != "finished";
     rows.push_back(row_of(line));
@@ -264,7 +328,22 @@ CommandSpec campaign_command() {
        "1"},
       {"--into",
        "Campaign folder (default: a new campaign-TIME under the runs folder); a campaign run "
-       "again into the same folder skips finished runs and resumes interrupted ones"}};
+       "again into the same folder skips finished runs and resumes interrupted ones"},
+      {"--executor",
+       "Where the runs go: local (this machine), or slurm (one batch job, each run a job step "
+       "of its allocation, --jobs runs at once)",
+       "local"},
+      {"--partition", "Slurm: the partition (sbatch --partition)"},
+      {"--account", "Slurm: the account (sbatch --account)"},
+      {"--time", "Slurm: the allocation's time limit (sbatch --time, e.g. 2:00:00)"},
+      {"--gpus", "Slurm: GPUs of the allocation (sbatch --gpus)"},
+      {"--sbatch-arg", "Slurm: one more sbatch option, passed as given (repeat for several)", "",
+       false, false, "", true},
+      {"--cpus-per-run", "Slurm: CPUs of each run's job step (srun --cpus-per-task)", "1"},
+      {"--resubmit",
+       "Slurm: how many times to submit the unfinished runs again when the cluster ended the "
+       "allocation (time limit, preemption, node failure)",
+       "2"}};
   for (auto o : run_options()) {
     if (o.name == "--suite") continue;
     // The experiment's dimensions: every combination of them is run.

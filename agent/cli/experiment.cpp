@@ -2,10 +2,10 @@
 
 #include <fcntl.h>
 #include <spawn.h>
-#include <sys/file.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <map>
@@ -113,17 +113,8 @@ Result<std::vector<Json>> read_index(const std::filesystem::path& campaign) {
 }
 
 Status append_index(const std::filesystem::path& campaign, const Json& line) {
-  const auto path = campaign / kIndexFileName;
   // Parallel cells append from their own processes: one write of the whole line, under a lock.
-  const int fd = ::open(path.c_str(), O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
-  if (fd < 0) return fail("cannot append to " + path.string() + ": " + std::strerror(errno));
-  const std::string text = dump_json(line) + "\n";
-  ::flock(fd, LOCK_EX);
-  const ssize_t written = ::write(fd, text.data(), text.size());
-  const bool ok = written == static_cast<ssize_t>(text.size()) && ::fsync(fd) == 0;
-  ::close(fd);
-  if (!ok) return fail("cannot append to " + path.string());
-  return {};
+  return append_locked(campaign / kIndexFileName, dump_json(line) + "\n");
 }
 
 Cell cell_of(const Json& line) {
@@ -164,6 +155,28 @@ pid_t start_child(const std::vector<std::string>& command, const std::filesystem
 }
 
 }  // namespace
+
+std::filesystem::path unindexed_run(const std::filesystem::path& campaign, const Cell& cell,
+                                    const std::vector<Json>& index) {
+  std::filesystem::path newest;
+  std::error_code ec;
+  for (const auto& entry : std::filesystem::directory_iterator(campaign, ec)) {
+    const std::string name = entry.path().filename().string();
+    if (std::any_of(index.begin(), index.end(),
+                    [&](const Json& line) { return line.value("run", "") == name; }))
+      continue;
+    auto info = read_json_file(entry.path() / "run.json");
+    if (!info || !info->is_object()) continue;
+    const Json config = info->value("config", Json::object());
+    const Json bench = info->value("benchmark", Json::object());
+    if (!config.is_object() || !bench.is_object()) continue;
+    const Cell made = {bench.value("name", ""), config.value("llm", ""),
+                       config.value("strategy", "marco"), config.value("seed", uint64_t{1})};
+    if (made == cell && (newest.empty() || name > newest.filename().string()))
+      newest = entry.path();
+  }
+  return newest;
+}
 
 void run_children(const std::vector<std::vector<std::string>>& commands,
                   const std::vector<std::filesystem::path>& logs, int jobs,

@@ -54,6 +54,12 @@ Cell cell_of(const Json& line);
 /// The latest line of each cell, in the order the cells first appear.
 std::vector<Json> latest_per_cell(const std::vector<Json>& lines);
 
+/// The newest run folder of `cell` under the campaign that no line of `index` names: a run whose
+/// process was killed (an allocation's end, SIGKILL) before it wrote its index line. Empty when
+/// there is none.
+std::filesystem::path unindexed_run(const std::filesystem::path& campaign, const Cell& cell,
+                                    const std::vector<Json>& index);
+
 /// Runs each command (argv) as a child process, at most `jobs` at once, its standard output and
 /// error going to the log file of the same index; `ended(i, status)` is called as each one
 /// ends, with its exit status (128 + N when a signal N ended it, -1 when it could not start).

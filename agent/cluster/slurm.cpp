@@ -1,0 +1,220 @@
+#include "agent/cluster/slurm.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <thread>
+
+#include <fmt/format.h>
+
+#include "sandbox/process.h"
+#include "util/files.h"
+#include "util/json.h"
+#include "util/strings.h"
+
+namespace kopt {
+
+namespace {
+
+// Runs a Slurm client command with this process's environment; its result.
+ProcessResult slurm(const std::vector<std::string>& argv) {
+  ProcessSpec spec;
+  spec.argv = argv;
+  spec.env = current_environment();
+  spec.timeout = std::chrono::seconds(60);
+  return LocalProcessRunner().run(spec);
+}
+
+// The first word of the first line of `text`, without a trailing '+' (sacct's "CANCELLED+").
+std::string first_word(const std::string& text) {
+  std::string word = trim(text.substr(0, text.find('\n')));
+  word = word.substr(0, word.find_first_of(" \t"));
+  if (!word.empty() && word.back() == '+') word.pop_back();
+  return word;
+}
+
+// Seconds between two looks at a job's state ($KOPT_SLURM_POLL_S, else 10).
+std::chrono::milliseconds poll_interval() {
+  const char* text = std::getenv("KOPT_SLURM_POLL_S");
+  const double seconds = text ? std::atof(text) : 10;
+  return std::chrono::milliseconds(static_cast<long>(1000 * std::clamp(seconds, 0.1, 600.0)));
+}
+
+// The last job submitted for this campaign, when Slurm still has it queued or running.
+std::string live_job(const std::filesystem::path& jobs_file) {
+  auto text = read_file(jobs_file);
+  if (!text) return "";
+  std::string last;
+  for (const auto& line : split(*text, '\n')) {
+    auto parsed = parse_json(line, jobs_file.string());
+    if (parsed && parsed->is_object()) last = parsed->value("job", "");
+  }
+  return last.empty() || slurm_state_is_final(slurm_job_state(last)) ? "" : last;
+}
+
+// Waits until the job's state is final, saying each new state; that state. A job no command
+// knows is taken as ended only when two looks in a row say so.
+std::string wait_for_job(const std::string& job) {
+  std::string said, state;
+  int unknown = 0;
+  while (true) {
+    state = slurm_job_state(job);
+    unknown = state == "UNKNOWN" ? unknown + 1 : 0;
+    if (state != said)
+      std::fprintf(stderr, "kopt campaign: Slurm job %s %s\n", job.c_str(), state.c_str());
+    said = state;
+    if (slurm_state_is_final(state) && (state != "UNKNOWN" || unknown >= 2)) return state;
+    std::this_thread::sleep_for(poll_interval());
+  }
+}
+
+// Writes the batch script of the runs `todo` and submits it; the job's id.
+Result<std::string> submit_runs(const SlurmOptions& options, const std::filesystem::path& dir,
+                                const std::vector<std::vector<std::string>>& commands,
+                                const std::vector<std::filesystem::path>& logs,
+                                const std::vector<size_t>& todo) {
+  std::vector<std::vector<std::string>> some;
+  std::vector<std::filesystem::path> their_logs;
+  for (size_t i : todo) {
+    some.push_back(commands[i]);
+    their_logs.push_back(logs[i]);
+  }
+  const std::string stamp = utc_folder_stamp();
+  const std::filesystem::path script = dir / ("allocation-" + stamp + ".sh");
+  if (auto st = write_file(script, slurm_batch_script(options, some, their_logs)); !st)
+    return fail(st.error().message);
+  auto job =
+      submit_slurm_job(sbatch_command(options, script, dir / ("allocation-" + stamp + ".out")));
+  if (!job) return job;
+  const Json line = {{"job", *job},
+                     {"script", script.filename().string()},
+                     {"runs", todo.size()},
+                     {"submitted", stamp}};
+  if (auto st = append_locked(dir / "jobs.jsonl", dump_json(line) + "\n"); !st)
+    return fail(st.error().message);
+  std::fprintf(stderr, "kopt campaign: %zu runs submitted to Slurm as job %s (%s)\n", todo.size(),
+               job->c_str(), script.c_str());
+  return job;
+}
+
+}  // namespace
+
+Result<std::string> run_on_slurm(const SlurmOptions& options, int resubmits,
+                                 const std::filesystem::path& folder,
+                                 const std::vector<std::vector<std::string>>& commands,
+                                 const std::vector<std::filesystem::path>& logs,
+                                 const std::function<std::vector<size_t>()>& unfinished) {
+  const std::filesystem::path dir = folder / "slurm";
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  std::string job = live_job(dir / "jobs.jsonl");
+  if (!job.empty())
+    std::fprintf(stderr, "kopt campaign: following Slurm job %s, submitted earlier\n", job.c_str());
+  std::vector<size_t> todo(commands.size());
+  for (size_t i = 0; i < todo.size(); ++i) todo[i] = i;
+  for (int attempt = 0;; ++attempt) {
+    if (job.empty()) {
+      auto submitted = submit_runs(options, dir, commands, logs, todo);
+      if (!submitted) return submitted;
+      job = *submitted;
+    }
+    const std::string state = wait_for_job(job);
+    todo = unfinished();
+    if (todo.empty() || !slurm_state_is_resubmittable(state) || attempt >= resubmits) return state;
+    std::fprintf(stderr,
+                 "kopt campaign: the allocation ended (%s) with %zu runs unfinished: submitting "
+                 "them again (%d of %d)\n",
+                 state.c_str(), todo.size(), attempt + 1, resubmits);
+    job.clear();
+  }
+}
+
+std::string shell_quote(const std::string& text) {
+  std::string out = "'";
+  for (char c : text) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return out + "'";
+}
+
+std::string slurm_batch_script(const SlurmOptions& options,
+                               const std::vector<std::vector<std::string>>& commands,
+                               const std::vector<std::filesystem::path>& logs) {
+  std::string script = fmt::format(
+      "#!/bin/bash\n"
+      "# Written by kopt campaign: {} runs, each a job step of this allocation, at most {} at "
+      "once.\n"
+      "# Each run appends its line to the campaign's index; kopt campaign again resumes what is "
+      "unfinished.\n"
+      "set -u\n"
+      "echo \"kopt: allocation $SLURM_JOB_ID on $(hostname), $(date -u +%FT%TZ)\"\n",
+      commands.size(), options.runs_at_once);
+  for (size_t i = 0; i < commands.size(); ++i) {
+    std::string argv;
+    for (const auto& word : commands[i]) argv += " " + shell_quote(word);
+    script += fmt::format(
+        "srun --exact --ntasks=1 --cpus-per-task={} --open-mode=append --output={}{} &\n"
+        "[ \"$(jobs -rp | wc -l)\" -lt {} ] || wait -n\n",
+        options.cpus_per_run, shell_quote(logs[i].string()), argv, options.runs_at_once);
+  }
+  return script + "wait\necho \"kopt: allocation $SLURM_JOB_ID done, $(date -u +%FT%TZ)\"\n";
+}
+
+std::vector<std::string> sbatch_command(const SlurmOptions& options,
+                                        const std::filesystem::path& script,
+                                        const std::filesystem::path& output) {
+  std::vector<std::string> command = {"sbatch",
+                                      "--parsable",
+                                      "--job-name=" + options.job_name,
+                                      "--ntasks=" + std::to_string(options.runs_at_once),
+                                      "--cpus-per-task=" + std::to_string(options.cpus_per_run),
+                                      "--open-mode=append",
+                                      "--output=" + output.string()};
+  if (!options.partition.empty()) command.push_back("--partition=" + options.partition);
+  if (!options.account.empty()) command.push_back("--account=" + options.account);
+  if (!options.time.empty()) command.push_back("--time=" + options.time);
+  if (!options.gpus.empty()) command.push_back("--gpus=" + options.gpus);
+  command.insert(command.end(), options.sbatch_args.begin(), options.sbatch_args.end());
+  command.push_back(script.string());
+  return command;
+}
+
+Result<std::string> submit_slurm_job(const std::vector<std::string>& command) {
+  ProcessResult r = slurm(command);
+  if (!r.succeeded())
+    return fail("sbatch failed (" + r.describe() + "): " + trim(r.output.substr(0, 2000)));
+  // --parsable prints "ID" or "ID;CLUSTER".
+  const std::string id = first_word(r.output).substr(0, first_word(r.output).find(';'));
+  if (id.empty() || !std::all_of(id.begin(), id.end(), ::isdigit))
+    return fail("sbatch printed no job id: " + trim(r.output.substr(0, 500)));
+  return id;
+}
+
+std::string slurm_job_state(const std::string& job) {
+  if (ProcessResult q = slurm({"squeue", "-h", "-j", job, "-o", "%T"});
+      q.succeeded() && !first_word(q.output).empty())
+    return first_word(q.output);
+  if (ProcessResult a = slurm({"sacct", "-n", "-X", "-P", "-j", job, "-o", "State"});
+      a.succeeded() && !first_word(a.output).empty())
+    return first_word(a.output);
+  if (ProcessResult c = slurm({"scontrol", "-o", "show", "job", job}); c.succeeded()) {
+    const size_t at = c.output.find("JobState=");
+    if (at != std::string::npos) return first_word(c.output.substr(at + 9));
+  }
+  return "UNKNOWN";
+}
+
+bool slurm_state_is_final(const std::string& state) {
+  static const char* kLive[] = {"PENDING",   "RUNNING",      "CONFIGURING", "COMPLETING",
+                                "SUSPENDED", "REQUEUED",     "RESIZING",    "SIGNALING",
+                                "STAGE_OUT", "REQUEUE_HOLD", "REQUEUE_FED", "RESV_DEL_HOLD",
+                                "STOPPED"};
+  return std::none_of(std::begin(kLive), std::end(kLive),
+                      [&](const char* live) { return state == live; });
+}
+
+bool slurm_state_is_resubmittable(const std::string& state) {
+  return state == "TIMEOUT" || state == "PREEMPTED" || state == "NODE_FAIL" ||
+         state == "BOOT_FAIL" || state == "DEADLINE";
+}
+
+}  // namespace kopt
