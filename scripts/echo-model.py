@@ -4,12 +4,16 @@ added: every candidate is built, checked and timed like a real one, and none is 
 measuring kopt itself (campaign throughput, --jobs, a Slurm executor) without a model's cost or
 its variance:
   kopt campaign benchmarks/cpu --llm "exec:python3 scripts/echo-model.py" --iterations 1
+With --delay SECONDS it answers after that pause, as a hosted model would.
 """
 import json
 import re
 import sys
+import time
 
 request = json.load(sys.stdin)
+if "--delay" in sys.argv:
+    time.sleep(float(sys.argv[sys.argv.index("--delay") + 1]))
 messages = request.get("messages", [])
 system = messages[0]["content"] if messages and messages[0]["role"] == "system" else ""
 users = [m.get("content") or "" for m in messages if m.get("role") == "user"]

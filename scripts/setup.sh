@@ -13,6 +13,8 @@ packages=(
   # Clang's sanitizer and libFuzzer runtimes and LLVM's linker: scripts/test-sanitized.sh and
   # scripts/fuzz.sh.
   libclang-rt-14-dev lld
+  # The records' JSON Schemas checked by scripts/validate-records.py (ctest record_schemas).
+  python3-jsonschema
 )
 packages+=(${KOPT_EXTRA_PACKAGES:-})
 

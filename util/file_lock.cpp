@@ -66,22 +66,25 @@ Result<FileLock> FileLock::try_lock(const fs::path& path, const std::string& not
 }
 
 Result<FileLock> FileLock::lock(const fs::path& path, const std::string& note,
-                                const std::function<void(const std::string&)>& waiting) {
-  auto quick = try_lock(path, note);
-  if (quick || !starts_with(quick.error().message, "held by ")) return quick;
-  if (waiting) waiting(holder(path));
+                                const std::function<void(const std::string&)>& waiting,
+                                bool shared) {
   auto fd = open_lock_file(path);
   if (!fd) return fd.error();
-  int status;
-  while ((status = ::flock(*fd, LOCK_EX)) != 0 && errno == EINTR) {
+  const int kind = shared ? LOCK_SH : LOCK_EX;
+  int status = ::flock(*fd, kind | LOCK_NB);
+  if (status != 0 && errno == EWOULDBLOCK) {
+    if (waiting) waiting(holder(path));
+    while ((status = ::flock(*fd, kind)) != 0 && errno == EINTR) {
+    }
   }
   if (status != 0) {
+    const int error = errno;
     ::close(*fd);
-    return fail("cannot lock " + path.string() + ": " + std::strerror(errno));
+    return fail("cannot lock " + path.string() + ": " + std::strerror(error));
   }
   FileLock held;
   held.fd_ = *fd;
-  write_holder(held.fd_, note);
+  write_holder(held.fd_, note);  // Of shared holders, the latest names itself.
   return held;
 }
 

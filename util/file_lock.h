@@ -1,6 +1,7 @@
-// An exclusive flock(2) on a file, held until the object goes away (or the process dies: the
-// kernel drops the lock with the last descriptor, so a process killed with -9 never leaves a
-// stale lock). The holder writes "pid N: NOTE" into the file so that others can name it.
+// A flock(2) on a file, exclusive unless asked shared, held until the object goes away (or the
+// process dies: the kernel drops the lock with the last descriptor, so a process killed with -9
+// never leaves a stale lock). The holder writes "pid N: NOTE" into the file so that others can name
+// it.
 #pragma once
 
 #include <filesystem>
@@ -24,9 +25,11 @@ class FileLock {
   /// another process (or another descriptor of this one) holds it.
   static Result<FileLock> try_lock(const std::filesystem::path& path, const std::string& note);
   /// Takes the lock, waiting as long as it takes; `waiting` is called once, with the holder's
-  /// line, when it has to wait.
+  /// line, when it has to wait. A shared lock waits only for an exclusive holder, and any
+  /// number of processes hold it at once.
   static Result<FileLock> lock(const std::filesystem::path& path, const std::string& note,
-                               const std::function<void(const std::string&)>& waiting);
+                               const std::function<void(const std::string&)>& waiting,
+                               bool shared = false);
   /// The holder's line as written in the file ("pid N: NOTE"), or "another process".
   static std::string holder(const std::filesystem::path& path);
   /// False when the process the holder line names ("pid N: ...") no longer exists, or the file

@@ -10,18 +10,22 @@ namespace kopt {
 
 namespace fs = std::filesystem;
 
-TimingLease::TimingLease(const std::string& what, int gpu) {
+TimingLease::TimingLease(const std::string& what, int gpu, LeaseKind kind) {
   std::vector<std::string> names;
   for (int cpu : cpu_set()) names.push_back("cpu" + std::to_string(cpu));
   if (gpu >= 0) names.push_back("gpu" + std::to_string(gpu));
   const std::string note = what + " (pid " + std::to_string(::getpid()) + ")";
   for (const auto& name : names) {
     const fs::path file = folder() / (name + ".lock");
-    auto lock = FileLock::lock(file, what, [&](const std::string& holder) {
-      waited_ = true;
-      std::fprintf(stderr, "kopt: %s waits for %s, held by %s\n", note.c_str(), name.c_str(),
-                   holder.c_str());
-    });
+    const bool shared = kind == LeaseKind::work;
+    auto lock = FileLock::lock(
+        file, what,
+        [&](const std::string& holder) {
+          waited_ = true;
+          std::fprintf(stderr, "kopt: %s waits for %s, held by %s\n", note.c_str(), name.c_str(),
+                       holder.c_str());
+        },
+        shared);
     if (!lock) {  // An unusable folder must not stop an evaluation; say what is unguarded.
       std::fprintf(stderr, "kopt: warning: timing without a lease on %s: %s\n", name.c_str(),
                    lock.error().message.c_str());

@@ -4,6 +4,11 @@
 // ($KOPT_LEASE_DIR, else /tmp/kopt-leases). Locks are taken in one global order, so leases on
 // overlapping sets never deadlock. A process that has to wait says so on stderr, naming the
 // holder; the kernel drops the locks of a process that dies, however it dies.
+//
+// Work that loads the CPUs without being timed (builds, correctness checks, profiles, a local
+// model's generation) takes the same locks shared: any number of such phases run at once, but
+// none while another kopt times on those CPUs, and no timing starts while one runs. So `--jobs`
+// overlaps work freely and never lets it disturb a measurement.
 #pragma once
 
 #include <filesystem>
@@ -14,11 +19,15 @@
 
 namespace kopt {
 
+/// What a lease is for: timing (exclusive) or untimed work beside other work (shared).
+enum class LeaseKind { timing, work };
+
 class TimingLease {
  public:
   /// Waits for the CPUs this process may run on, and GPU `gpu` when it is not negative.
-  /// `what` names the holder for those who wait ("kopt eval licm: timing").
-  TimingLease(const std::string& what, int gpu = -1);
+  /// `what` names the holder for those who wait ("kopt eval licm: timing"). Never take a second
+  /// lease in a process that holds one: its own first lease would block it.
+  TimingLease(const std::string& what, int gpu = -1, LeaseKind kind = LeaseKind::timing);
   TimingLease(const TimingLease&) = delete;
   TimingLease& operator=(const TimingLease&) = delete;
 

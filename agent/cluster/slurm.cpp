@@ -53,17 +53,18 @@ std::string live_job(const std::filesystem::path& jobs_file) {
   return last.empty() || slurm_state_is_final(slurm_job_state(last)) ? "" : last;
 }
 
-// Waits until the job's state is final, saying each new state; that state. A job no command
-// knows is taken as ended only when two looks in a row say so.
-std::string wait_for_job(const std::string& job) {
+// Waits until the job's state is final, saying each new state and each change of `progress`;
+// that state. A job no command knows is taken as ended only when two looks in a row say so.
+std::string wait_for_job(const std::string& job, const std::function<std::string()>& progress) {
   std::string said, state;
   int unknown = 0;
   while (true) {
     state = slurm_job_state(job);
     unknown = state == "UNKNOWN" ? unknown + 1 : 0;
-    if (state != said)
-      std::fprintf(stderr, "kopt campaign: Slurm job %s %s\n", job.c_str(), state.c_str());
-    said = state;
+    const std::string now = state + " · " + progress();
+    if (now != said)
+      std::fprintf(stderr, "kopt campaign: Slurm job %s %s\n", job.c_str(), now.c_str());
+    said = now;
     if (slurm_state_is_final(state) && (state != "UNKNOWN" || unknown >= 2)) return state;
     std::this_thread::sleep_for(poll_interval());
   }
@@ -119,7 +120,9 @@ Result<std::string> run_on_slurm(const SlurmOptions& options, int resubmits,
       if (!submitted) return submitted;
       job = *submitted;
     }
-    const std::string state = wait_for_job(job);
+    const std::string state = wait_for_job(job, [&] {
+      return fmt::format("{} of {} runs unfinished", unfinished().size(), commands.size());
+    });
     todo = unfinished();
     if (todo.empty() || !slurm_state_is_resubmittable(state) || attempt >= resubmits) return state;
     std::fprintf(stderr,

@@ -7,6 +7,7 @@
 #include "sandbox/process.h"
 #include "util/files.h"
 #include "util/paths.h"
+#include "util/timing_lease.h"
 
 namespace kopt::llm {
 
@@ -111,6 +112,8 @@ Status LocalBackend::prepare() {
 
 Result<ChatResponse> LocalBackend::chat(const ChatRequest& request, const ChatOptions& options) {
   if (auto status = prepare(); !status) return status.error();
+  // The server's generation loads the CPUs: beside other kopts' work, never during their timing.
+  const TimingLease work("kopt: local model answering", -1, LeaseKind::work);
   auto response = client_->chat(request, options);
   if (!response && !server_->running()) return server_failed("died during a request");
   if (response) response->model = name();

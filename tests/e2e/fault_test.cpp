@@ -338,6 +338,15 @@ TEST_F(FaultTest, ACampaignRunsEveryStrategyAndSeedGiven) {
     texts.push_back("href=\"" + run + "/report.html\"");
   }
   test::expect_page_renders(campaign / "report.html", 1, texts);
+  // Every record of the campaign, just written, meets its schema (docs/schemas).
+  ProcessSpec validate;
+  validate.argv = {"/usr/bin/python3",
+                   (test::source_root() / "scripts/validate-records.py").string(),
+                   campaign.string()};
+  validate.env = {{"PATH", "/usr/bin:/bin"}};
+  ProcessResult valid = LocalProcessRunner().run(validate);
+  EXPECT_TRUE(valid.succeeded()) << valid.output;
+  EXPECT_NE(valid.output.find("valid"), std::string::npos) << valid.output;
   ProcessResult bad = kopt({"campaign", suite.path().string(), "--strategy", "clever"});
   EXPECT_EQ(bad.exit_code, 2) << bad.output;
   EXPECT_NE(bad.output.find("--strategy must be"), std::string::npos) << bad.output;

@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <iomanip>
 #include <optional>
 #include <thread>
 
@@ -27,17 +28,33 @@ double now_s() {
   return std::chrono::duration<double>(Clock::now().time_since_epoch()).count();
 }
 
-// Forks a child that holds a TimingLease for `hold` and appends "start end" to `log`.
-pid_t time_in_child(const fs::path& log, std::chrono::milliseconds hold) {
+// Forks a child that holds a lease of `kind` for `hold` and appends "KIND start end" to `log`.
+pid_t time_in_child(const fs::path& log, std::chrono::milliseconds hold,
+                    LeaseKind kind = LeaseKind::timing) {
   const pid_t pid = ::fork();
   if (pid != 0) return pid;
   {
-    TimingLease lease("test child");
+    TimingLease lease("test child", -1, kind);
     const double start = now_s();
     std::this_thread::sleep_for(hold);
-    std::ofstream(log, std::ios::app) << start << " " << now_s() << "\n";
+    std::ofstream out(log, std::ios::app);
+    out << std::fixed << std::setprecision(6) << (kind == LeaseKind::timing ? "timing " : "work ")
+        << start << " " << now_s() << "\n";
   }
   std::_Exit(0);
+}
+
+struct Interval {
+  std::string kind;
+  double start = 0, end = 0;
+  bool overlaps(const Interval& o) const { return start < o.end && o.start < end; }
+};
+
+std::vector<Interval> intervals(const fs::path& log) {
+  std::vector<Interval> out;
+  std::ifstream in(log);
+  for (Interval i; in >> i.kind >> i.start >> i.end;) out.push_back(i);
+  return out;
 }
 
 class TimingLeaseTest : public ::testing::Test {
@@ -91,11 +108,32 @@ TEST_F(TimingLeaseTest, TwoProcessesNeverTimeAtOnce) {
   const pid_t b = time_in_child(log, std::chrono::milliseconds(400));
   ::waitpid(a, nullptr, 0);
   ::waitpid(b, nullptr, 0);
-  std::ifstream in(log);
-  double s1 = 0, e1 = 0, s2 = 0, e2 = 0;
-  ASSERT_TRUE(in >> s1 >> e1 >> s2 >> e2);
-  EXPECT_TRUE(e1 <= s2 || e2 <= s1)
-      << "[" << s1 << ", " << e1 << "] overlaps [" << s2 << ", " << e2 << "]";
+  const auto spans = intervals(log);
+  ASSERT_EQ(spans.size(), 2u);
+  EXPECT_FALSE(spans[0].overlaps(spans[1]))
+      << "[" << spans[0].start << ", " << spans[0].end << "] overlaps [" << spans[1].start << ", "
+      << spans[1].end << "]";
+}
+
+// Builds, checks, profiles and a local model's answers run beside each other (--jobs), but
+// never while a timing holds the CPUs, and no timing starts while one of them runs.
+TEST_F(TimingLeaseTest, WorkRunsBesideWorkButNeverBesideATiming) {
+  const fs::path log = dir_.path() / "intervals";
+  std::vector<pid_t> children = {
+      time_in_child(log, std::chrono::milliseconds(600), LeaseKind::work),
+      time_in_child(log, std::chrono::milliseconds(600), LeaseKind::work)};
+  std::this_thread::sleep_for(std::chrono::milliseconds(150));
+  children.push_back(time_in_child(log, std::chrono::milliseconds(300)));
+  std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  children.push_back(time_in_child(log, std::chrono::milliseconds(300), LeaseKind::work));
+  for (pid_t pid : children) ::waitpid(pid, nullptr, 0);
+  const auto spans = intervals(log);
+  ASSERT_EQ(spans.size(), 4u);
+  std::vector<Interval> work, timing;
+  for (const auto& span : spans) (span.kind == "work" ? work : timing).push_back(span);
+  ASSERT_EQ(timing.size(), 1u);
+  EXPECT_TRUE(work[0].overlaps(work[1])) << "two work leases waited for each other";
+  for (const auto& w : work) EXPECT_FALSE(w.overlaps(timing[0])) << "work ran during a timing";
 }
 
 TEST_F(TimingLeaseTest, TheWaitingProcessSaysWhoItWaitsFor) {

@@ -1,5 +1,7 @@
 #include "tools/eval/evaluator.h"
 
+#include "util/timing_lease.h"
+
 #include <algorithm>
 #include <chrono>
 #include <random>
@@ -12,6 +14,7 @@
 #include "tools/eval/plausibility.h"
 #include "util/files.h"
 #include "util/hash.h"
+#include "util/timing_lease.h"
 
 namespace kopt {
 
@@ -100,6 +103,8 @@ struct Binaries {
 // compared with its outputs.
 void check_and_time(const ExecutionContext& ctx, const Benchmark& bench, const EvalRequest& request,
                     const ProgressFn& progress, const Binaries& binaries, Evaluation& e) {
+  std::optional<TimingLease> work;  // The check beside other kopts' work, never their timing.
+  work.emplace("kopt: checking " + bench.name, -1, LeaseKind::work);
   DriverSession original(ctx, bench, binaries.original, memory_limit(bench));
   if (original.failed())
     return set_verdict(e, verdict::kError, "setup",
@@ -128,6 +133,7 @@ void check_and_time(const ExecutionContext& ctx, const Benchmark& bench, const E
   if (!request.time)
     return set_verdict(e, verdict::kCorrect, "",
                        "same outputs as the original on every check (not timed)");
+  work.reset();  // The timing takes the CPUs for itself.
   progress("time");
   std::optional<DriverSession> other;
   if (binaries.baseline != binaries.original) {
@@ -147,7 +153,10 @@ void check_and_time(const ExecutionContext& ctx, const Benchmark& bench, const E
 void check_and_time_with_files(const ExecutionContext& ctx, const Benchmark& bench,
                                const EvalRequest& request, const ProgressFn& progress,
                                const Binaries& binaries, Evaluation& e) {
-  e.check = check_with_files(ctx, bench, binaries.original, binaries.candidate, e.check_seeds);
+  {
+    const TimingLease work("kopt: checking " + bench.name, -1, LeaseKind::work);
+    e.check = check_with_files(ctx, bench, binaries.original, binaries.candidate, e.check_seeds);
+  }
   e.check->rtol = bench.rtol;
   e.check->atol = bench.atol;
   if (!e.check->ok) return judge_check(e);
@@ -175,6 +184,8 @@ void check_and_time_with_files(const ExecutionContext& ctx, const Benchmark& ben
 void run_stages(const ExecutionContext& ctx, Builder& builder, const Benchmark& bench,
                 const EvalRequest& request, const ProgressFn& progress, Evaluation& e) {
   progress("build");
+  std::optional<TimingLease> work;  // Builds beside other kopts' work, never their timing.
+  work.emplace("kopt: building " + bench.name, -1, LeaseKind::work);
   e.build = builder.build(bench, request.source);
   if (!e.build.ok)
     return set_verdict(e, e.build.rejected() ? verdict::kRejected : verdict::kBuildFailed,
@@ -195,6 +206,7 @@ void run_stages(const ExecutionContext& ctx, Builder& builder, const Benchmark& 
                          "the baseline " + e.baseline + " does not build: " + baseline.failure);
     binaries.baseline = baseline.binary;
   }
+  work.reset();
   progress("check");
   if (bench.language == Language::cuda)
     check_and_time_with_files(ctx, bench, request, progress, binaries, e);

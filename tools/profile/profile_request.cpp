@@ -6,6 +6,7 @@
 
 #include "tools/eval/build.h"
 #include "tools/profile/gpu_profile.h"
+#include "util/timing_lease.h"
 
 namespace kopt {
 
@@ -45,6 +46,8 @@ ProfileOutcome profile_variant(EvaluationExecutor& executor, const ExecutionCont
                                const Benchmark& bench, const std::string& source,
                                const std::string& label, const CpuProfileOptions& options,
                                int top_lines) {
+  // A profile loads the CPUs: beside other kopts' work, never during their timing.
+  const TimingLease work("kopt: profiling " + bench.name, -1, LeaseKind::work);
   if (bench.language == Language::cuda)
     return profile_cuda(executor, ctx, bench, source, options, top_lines);
   auto run = profile_cpu(executor, ctx, bench, source, options);
