@@ -22,7 +22,7 @@ TimingLease::TimingLease(const std::string& what, int gpu, LeaseKind kind) {
         file, what,
         [&](const std::string& holder) {
           waited_ = true;
-          std::fprintf(stderr, "kopt: %s waits for %s, held by %s\n", note.c_str(), name.c_str(),
+          std::fprintf(stderr, "%s waits for %s, held by %s\n", note.c_str(), name.c_str(),
                        holder.c_str());
         },
         shared);
