@@ -22,7 +22,7 @@ echo "   load before: $(cut -d' ' -f1-3 /proc/loadavg)"
 run() {  # BENCH VARIANT COUNT LABEL: COUNT evaluations, one JSON document per line
   local bench=$1 variant=$2 count=$3 label=$4
   for i in $(seq "$count"); do
-    $kopt eval "$bench" --variant "$variant" --json --budget "$budget" 2>/dev/null |
+    $kopt eval "$bench" --variant "$variant" --json --timing-budget "$budget" 2>/dev/null |
       python3 -c 'import json,sys; print(json.dumps(json.loads(sys.stdin.read())))' || true
     echo "   $label $i/$count load $(cut -d' ' -f1 /proc/loadavg)" >&2
   done >"$out/$label.jsonl"

@@ -16,7 +16,7 @@ test -n "$dir" || { echo "demo: no benchmark named $bench (kopt list shows them)
 echo "== the suite"
 $kopt list
 echo "== the human version against the original"
-$kopt bench "$bench" --budget 5 || true
+$kopt bench "$bench" --timing-budget 5 || true
 echo "== an optimization campaign on $bench with the local model"
 # The local model is asked with the guided strategy (one knowledge-base technique per
 # iteration, no tools) for three candidates per iteration: docs/local-model.md has the figures.

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Measures kopt's own cost per evaluation: everything except the kernel's timed calls, with a
-# cold build cache and a warm one (the default budget and --budget 0); then the spread of
+# cold build cache and a warm one (the default budget and --timing-budget 0); then the spread of
 # repeated `kopt bench` speedups. Prints the machine and its load, since both move the figures.
 #   scripts/measure-evaluator.sh [BENCH] [REPEATS]
 set -euo pipefail
@@ -36,7 +36,7 @@ echo "== $(date -u +%Y-%m-%dT%H:%MZ) on $(lscpu | sed -n 's/^Model name: *//p'),
 echo "== kopt's overhead per evaluation of $bench (human against original)"
 KOPT_CACHE_DIR=$cache $kopt eval "$bench" --variant human --json 2>/dev/null | overhead cold
 KOPT_CACHE_DIR=$cache $kopt eval "$bench" --variant human --json 2>/dev/null | overhead warm
-KOPT_CACHE_DIR=$cache $kopt eval "$bench" --variant human --json --budget 0 2>/dev/null | overhead b=0
+KOPT_CACHE_DIR=$cache $kopt eval "$bench" --variant human --json --timing-budget 0 2>/dev/null | overhead b=0
 
 echo "== spread of $repeats repeated 'kopt bench $bench'"
 for i in $(seq "$repeats"); do

@@ -33,8 +33,8 @@ kopt=$build/kopt
 nvidia-smi >"$out/nvidia-smi.txt"
 
 mapfile -t cuda < <("$kopt" list | awk '$2 == "cuda" {print $1}')
-"$kopt" bench "${cuda[@]}" --markdown --budget "${KOPT_BUDGET:-10}" >"$out/bench.md" 2>"$out/bench.log"
-"$kopt" bench "${cuda[@]}" --json --budget "${KOPT_BUDGET:-10}" >"$out/bench.json" 2>>"$out/bench.log"
+"$kopt" bench "${cuda[@]}" --markdown --timing-budget "${KOPT_BUDGET:-10}" >"$out/bench.md" 2>"$out/bench.log"
+"$kopt" bench "${cuda[@]}" --json --timing-budget "${KOPT_BUDGET:-10}" >"$out/bench.json" 2>>"$out/bench.log"
 echo "measure-gpu: bench done ($(grep -c '|' "$out/bench.md") table lines)"
 
 (cd "$build" && ctest -R 'Gpu|Cupti|Cubin|cuda_benchmarks_build' --output-on-failure) >"$out/gpu-tests.log" 2>&1

@@ -50,7 +50,7 @@ std::string row(const Evaluation& e, bool markdown) {
 
 int run_bench(const Args& args) {
   std::vector<Benchmark> benches = chosen_benchmarks(args);
-  const double budget = args.get_double("budget", 0, 86400);
+  const double budget = args.get_double("timing-budget", 0, 86400);
   EvaluatorSession session(args);
   const bool markdown = args.flag("markdown"), json = args.flag("json");
   if (!json) {
@@ -104,7 +104,8 @@ CommandSpec bench_command() {
       {"--all", "Every benchmark of the suite", "", true},
       {"--markdown", "Print a Markdown table", "", true},
       {"--json", "Print the evaluation documents as a JSON array", "", true},
-      {"--budget", "Seconds the timing stage may spend per benchmark after three rounds", "20"}};
+      {"--timing-budget", "Seconds the timing stage may spend per benchmark after three rounds",
+       "20"}};
   for (auto& o : evaluator_options()) options.push_back(o);
   return {"bench", "Time the human version against the original: is it a significant win?", options,
           run_bench};

@@ -1,5 +1,7 @@
 // kopt compare DIR: a campaign's results, per benchmark x model x strategy over its seeds, and
 // per model x strategy over its benchmarks.
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include "agent/cli/commands.h"
@@ -14,10 +16,17 @@ std::string number_or_dash(const Json& v, const char* format) {
   return v.is_number() ? fmt::format(fmt::runtime(format), v.get<double>()) : "-";
 }
 
+// The width of the widest value of `field` in `rows`, at least `least`.
+size_t column_width(const Json& rows, const char* field, size_t least) {
+  for (const Json& r : rows) least = std::max(least, r.value(field, "").size());
+  return least;
+}
+
 void print_tables(const Json& rows, const Json& totals) {
-  fmt::print("{:<18} {:<28} {:<8} {:>5} {:>9} {:>22} {:>7} {:>6} {:>11} {:>8} {:>8} {:>7}\n",
-             "BENCHMARK", "MODEL", "STRATEGY", "RUNS", "MEDIAN", "TOP [CI]", "HUMAN", "SHARE",
-             "OK/FAST/ALL", "TOKENS", "COST", "WALL");
+  const size_t bench = column_width(rows, "benchmark", 18), model = column_width(rows, "llm", 28);
+  fmt::print("{:<{}} {:<{}} {:<8} {:>5} {:>9} {:>22} {:>7} {:>6} {:>11} {:>8} {:>8} {:>7}\n",
+             "BENCHMARK", bench, "MODEL", model, "STRATEGY", "RUNS", "MEDIAN", "TOP [CI]", "HUMAN",
+             "SHARE", "OK/FAST/ALL", "TOKENS", "COST", "WALL");
   for (const Json& r : rows) {
     const Json& top = r["top"];
     const std::string top_text =
@@ -25,8 +34,8 @@ void print_tables(const Json& rows, const Json& totals) {
                                       top.value("ci_low", 0.0), top.value("ci_high", 0.0))
                         : "-";
     fmt::print(
-        "{:<18} {:<28} {:<8} {:>5} {:>9} {:>22} {:>7} {:>6} {:>11} {:>7.1f}k {:>7.2f}$ {:>6.0f}s\n",
-        r["benchmark"].get<std::string>(), r["llm"].get<std::string>(),
+        "{:<{}} {:<{}} {:<8} {:>5} {:>9} {:>22} {:>7} {:>6} {:>11} {:>7.1f}k {:>7.2f}$ {:>6.0f}s\n",
+        r["benchmark"].get<std::string>(), bench, r["llm"].get<std::string>(), model,
         r["strategy"].get<std::string>(),
         fmt::format("{}/{}", r["finished"].get<int>(), r["runs"].get<int>()),
         number_or_dash(r["median_best_speedup"], "{:.2f}x"), top_text,
@@ -39,10 +48,10 @@ void print_tables(const Json& rows, const Json& totals) {
         r["tokens"].get<int64_t>() / 1000.0, r["cost_usd"].get<double>(),
         r["wall_s"].get<double>());
   }
-  fmt::print("\n{:<28} {:<8} {:>10} {:>14} {:>14}\n", "MODEL", "STRATEGY", "BENCHMARKS",
+  fmt::print("\n{:<{}} {:<8} {:>10} {:>14} {:>14}\n", "MODEL", model, "STRATEGY", "BENCHMARKS",
              "GEOMEAN BEST", "REACHED HUMAN");
   for (const Json& t : totals)
-    fmt::print("{:<28} {:<8} {:>10} {:>14} {:>14}\n", t["llm"].get<std::string>(),
+    fmt::print("{:<{}} {:<8} {:>10} {:>14} {:>14}\n", t["llm"].get<std::string>(), model,
                t["strategy"].get<std::string>(), t["benchmarks"].get<int>(),
                number_or_dash(t["geomean_best_speedup"], "{:.2f}x"),
                fmt::format("{} of {}", t["reached_human"].get<int>(),

@@ -77,15 +77,15 @@ int run_eval(const Args& args) {
   request.source = variant.source;
   request.label = variant.label;
   request.time = !args.flag("no-time");
-  request.timing.budget_seconds = args.get_double("budget", 0, 86400);
+  request.timing.budget_seconds = args.get_double("timing-budget", 0, 86400);
   if (args.has("seed")) request.seed = static_cast<uint64_t>(args.get_int("seed"));
   StatusLine status;
   Evaluation e = session.evaluator().evaluate(bench, request, [&](const std::string& stage) {
     status.update(fmt::format("kopt eval {} {}: {}...", bench.name, variant.label, stage));
   });
   status.clear();
-  if (args.has("out"))
-    if (auto st = write_json_file(args.get("out"), to_json(e)); !st)
+  if (args.has("save"))
+    if (auto st = write_json_file(args.get("save"), to_json(e)); !st)
       throw UsageError{st.error().message};
   if (args.flag("json"))
     std::cout << dump_json(to_json(e), 2) << "\n";
@@ -102,9 +102,10 @@ CommandSpec eval_command() {
       {"--variant", "original, human, or a kernel file to evaluate", "original"},
       {"--json", "Print the full evaluation document (kopt-evaluation/1) with every sample", "",
        true},
-      {"--out", "Also write the evaluation document to this file"},
+      {"--save", "Also write the evaluation document to this file"},
       {"--no-time", "Build and check only", "", true},
-      {"--budget", "Seconds the timing stage's paired blocks may take after the warm-up", "20"},
+      {"--timing-budget", "Seconds the timing stage's paired blocks may take after the warm-up",
+       "20"},
       {"--seed", "Seed for drawing check and timing seeds (default: fresh entropy)"}};
   for (auto& o : evaluator_options()) options.push_back(o);
   return {"eval", "Build, check and time one variant of a benchmark against its original", options,

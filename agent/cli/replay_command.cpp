@@ -13,6 +13,8 @@ namespace kopt::cli {
 
 namespace {
 
+constexpr const char* kReplayFormat = "kopt-replay/1";
+
 std::string speedup_text(const CandidateVerdict& v) {
   return v.speedup > 0 ? fmt::format("{:.2f}x [{:.2f}, {:.2f}]", v.speedup, v.ci_low, v.ci_high)
                        : v.status;
@@ -22,8 +24,12 @@ std::string speedup_text(const CandidateVerdict& v) {
 int reexecute(const Args& args, const RunView& view) {
   Benchmark bench = load_benchmark_arg(args, view.info["benchmark"].value("dir", ""));
   EvaluatorSession session(args);
-  fmt::print("{:<8} {:<12} {:<24} {:<12} {:<24} {}\n", "CAND", "RECORDED", "", "NOW", "", "AGREES");
+  const bool json = args.flag("json");
+  if (!json)
+    fmt::print("{:<8} {:<12} {:<24} {:<12} {:<24} {}\n", "CAND", "RECORDED", "", "NOW", "",
+               "AGREES");
   int disagreements = 0;
+  Json rows = Json::array();
   StatusLine status;
   for (const auto& c : view.candidates) {
     if (!c.evaluated || c.source.empty()) continue;
@@ -41,15 +47,52 @@ int reexecute(const Args& args, const RunView& view) {
                         (now.speedup >= c.verdict.ci_low && now.speedup <= c.verdict.ci_high);
     const bool agrees = same_status && within;
     disagreements += !agrees;
-    fmt::print("{:<8} {:<12} {:<24} {:<12} {:<24} {}\n", c.id, c.verdict.status,
-               speedup_text(c.verdict), now.status, speedup_text(now),
-               agrees
-                   ? "yes"
-                   : (same_status ? "speedup outside the recorded interval" : "verdict changed"));
+    const std::string why =
+        agrees ? "" : (same_status ? "speedup outside the recorded interval" : "verdict changed");
+    rows.push_back({{"candidate", c.id},
+                    {"recorded",
+                     {{"status", c.verdict.status},
+                      {"speedup", c.verdict.speedup},
+                      {"ci_low", c.verdict.ci_low},
+                      {"ci_high", c.verdict.ci_high}}},
+                    {"now",
+                     {{"status", now.status},
+                      {"speedup", now.speedup},
+                      {"ci_low", now.ci_low},
+                      {"ci_high", now.ci_high}}},
+                    {"agrees", agrees},
+                    {"why", why}});
+    if (!json)
+      fmt::print("{:<8} {:<12} {:<24} {:<12} {:<24} {}\n", c.id, c.verdict.status,
+                 speedup_text(c.verdict), now.status, speedup_text(now), agrees ? "yes" : why);
   }
-  fmt::print("{} candidates re-measured, {} disagree with the record\n", view.candidates.size(),
-             disagreements);
+  if (json)
+    fmt::print("{}\n", dump_json({{"format", kReplayFormat},
+                                  {"run", view.dir.filename().string()},
+                                  {"mode", "reexecute"},
+                                  {"candidates", rows},
+                                  {"disagreements", disagreements}},
+                                 2));
+  else
+    fmt::print("{} candidates re-measured, {} disagree with the record\n", view.candidates.size(),
+               disagreements);
   return 0;
+}
+
+// The replay's outcome as JSON: verified, or where it diverged.
+void print_replay_json(const std::filesystem::path& dir, const Result<ReplayReport>& report) {
+  Json doc = {{"format", kReplayFormat}, {"run", dir.filename().string()}, {"mode", "replay"}};
+  if (!report) {
+    doc["verified"] = false;
+    doc["error"] = report.error().message;
+  } else {
+    doc["verified"] = report->divergence.empty();
+    doc["events"] = report->events;
+    doc["divergence"] = report->divergence;
+    doc["best"] = report->outcome.state.best_id;
+    doc["rule"] = report->outcome.rule;
+  }
+  fmt::print("{}\n", dump_json(doc, 2));
 }
 
 int run_replay(const Args& args) {
@@ -59,6 +102,10 @@ int run_replay(const Args& args) {
   auto report =
       replay_run(dir, [&](const std::string& line) { status.update("kopt replay · " + line); });
   status.clear();
+  if (args.flag("json")) {
+    print_replay_json(dir, report);
+    return report && report->divergence.empty() ? kExitOk : kExitFailed;
+  }
   if (!report) {
     std::fprintf(stderr, "kopt replay: cannot replay %s: %s\n", dir.filename().c_str(),
                  report.error().message.c_str());
@@ -82,6 +129,7 @@ CommandSpec replay_command() {
        "", true},
       {"--timing-budget", "Seconds each re-timing's paired blocks may take after the warm-up",
        "10"},
+      {"--json", "Print the outcome as JSON (kopt-replay/1)", "", true},
       {"--out", "Folder of runs (default: $KOPT_RUNS or ./runs)"}};
   for (auto& o : evaluator_options()) options.push_back(o);
   return {"replay",

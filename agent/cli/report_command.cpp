@@ -1,3 +1,4 @@
+#include <algorithm>
 #include <cstdio>
 
 #include <fmt/format.h>
@@ -33,6 +34,32 @@ std::optional<Roofs> roofs_for(const Args& args, const RunView& view) {
   return recorded_roofs(view);
 }
 
+// Where the campaign's runs were made: each of host, cpu, compiler and kopt with its distinct
+// values over the runs, and the dates from the first run's start to the last one's end.
+std::vector<std::pair<std::string, std::string>> campaign_provenance(
+    const std::vector<RunView>& views) {
+  std::vector<std::pair<std::string, std::string>> out;
+  for (const char* label : {"host", "cpu", "compiler", "kopt"}) {
+    std::vector<std::string> values;
+    for (const RunView& view : views)
+      for (const auto& [name, value] : provenance(view))
+        if (name == label && std::find(values.begin(), values.end(), value) == values.end())
+          values.push_back(value);
+    std::string joined;
+    for (const auto& v : values) joined += (joined.empty() ? "" : "; ") + v;
+    if (!joined.empty()) out.emplace_back(label, joined);
+  }
+  std::string first, last;
+  for (const RunView& view : views) {
+    const std::string created = view.info.value("created", "");
+    const std::string finished = view.summary.is_object() ? view.summary.value("finished", "") : "";
+    if (!created.empty() && (first.empty() || created < first)) first = created;
+    last = std::max({last, created, finished});
+  }
+  if (!first.empty()) out.emplace_back("date", first + " to " + last);
+  return out;
+}
+
 // A campaign's page, after each of its runs' own (the links): DIR/report.html.
 int report_campaign(const Args& args, const std::filesystem::path& folder) {
   auto lines = read_index(folder);
@@ -40,18 +67,21 @@ int report_campaign(const Args& args, const std::filesystem::path& folder) {
   const std::vector<Json> latest = latest_per_cell(*lines);
   std::filesystem::path name = std::filesystem::absolute(folder).lexically_normal();
   if (name.filename().empty()) name = name.parent_path();
-  CampaignPage page{name.filename().string(), compare_campaign(latest), {}};
+  CampaignPage page{name.filename().string(), compare_campaign(latest), {}, {}};
+  std::vector<RunView> views;
   for (const Json& line : latest) {
     const std::string run = line.value("run", "");
     if (run.empty() || !std::filesystem::exists(folder / run / "run.json")) continue;
     try {  // A run whose records cannot be read is linked to its folder instead.
-      const RunView view = open_run_view(folder / run);
+      views.push_back(open_run_view(folder / run));
+      const RunView& view = views.back();
       if (write_file(folder / run / "report.html", render_html_report(view, roofs_for(args, view))))
         page.run_links[run] = run + "/report.html";
     } catch (const std::exception& e) {
       std::fprintf(stderr, "kopt report: %s: no page (%s)\n", run.c_str(), e.what());
     }
   }
+  page.provenance = campaign_provenance(views);
   const std::filesystem::path file =
       args.has("html") ? std::filesystem::path(args.get("html")) : folder / "report.html";
   if (auto st = write_file(file, render_campaign_report(page)); !st)

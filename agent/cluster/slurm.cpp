@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <thread>
+#include <utility>
 
 #include <fmt/format.h>
 
@@ -110,11 +111,12 @@ Result<std::string> run_on_slurm(const SlurmOptions& options, int resubmits,
   std::error_code ec;
   std::filesystem::create_directories(dir, ec);
   std::string job = live_job(dir / "jobs.jsonl");
-  if (!job.empty())
+  bool followed = !job.empty();  // A job submitted earlier, perhaps for other runs.
+  if (followed)
     std::fprintf(stderr, "kopt campaign: following Slurm job %s, submitted earlier\n", job.c_str());
   std::vector<size_t> todo(commands.size());
   for (size_t i = 0; i < todo.size(); ++i) todo[i] = i;
-  for (int attempt = 0;; ++attempt) {
+  for (int attempt = 0;;) {
     if (job.empty()) {
       auto submitted = submit_runs(options, dir, commands, logs, todo);
       if (!submitted) return submitted;
@@ -124,12 +126,19 @@ Result<std::string> run_on_slurm(const SlurmOptions& options, int resubmits,
       return fmt::format("{} of {} runs unfinished", unfinished().size(), commands.size());
     });
     todo = unfinished();
-    if (todo.empty() || !slurm_state_is_resubmittable(state) || attempt >= resubmits) return state;
+    job.clear();
+    if (todo.empty()) return state;
+    // A job followed from earlier may have had other runs: submit what it did not run (unless it
+    // was cancelled or failed: that is for the user to look at).
+    if (std::exchange(followed, false) &&
+        (state == "COMPLETED" || slurm_state_is_resubmittable(state)))
+      continue;
+    if (!slurm_state_is_resubmittable(state) || attempt >= resubmits) return state;
+    ++attempt;
     std::fprintf(stderr,
                  "kopt campaign: the allocation ended (%s) with %zu runs unfinished: submitting "
                  "them again (%d of %d)\n",
-                 state.c_str(), todo.size(), attempt + 1, resubmits);
-    job.clear();
+                 state.c_str(), todo.size(), attempt, resubmits);
   }
 }
 
@@ -151,13 +160,15 @@ std::string slurm_batch_script(const SlurmOptions& options,
       "set -u\n"
       "echo \"kopt: allocation $SLURM_JOB_ID on $(hostname), $(date -u +%FT%TZ)\"\n",
       commands.size(), options.runs_at_once);
+  // With --exact a step gets only what it asks for: each run one GPU of the allocation's.
+  const std::string gpu = options.gpus.empty() ? "" : " --gpus-per-task=1";
   for (size_t i = 0; i < commands.size(); ++i) {
     std::string argv;
     for (const auto& word : commands[i]) argv += " " + shell_quote(word);
     script += fmt::format(
-        "srun --exact --ntasks=1 --cpus-per-task={} --open-mode=append --output={}{} &\n"
+        "srun --exact --ntasks=1 --cpus-per-task={}{} --open-mode=append --output={}{} &\n"
         "[ \"$(jobs -rp | wc -l)\" -lt {} ] || wait -n\n",
-        options.cpus_per_run, shell_quote(logs[i].string()), argv, options.runs_at_once);
+        options.cpus_per_run, gpu, shell_quote(logs[i].string()), argv, options.runs_at_once);
   }
   return script + "wait\necho \"kopt: allocation $SLURM_JOB_ID done, $(date -u +%FT%TZ)\"\n";
 }

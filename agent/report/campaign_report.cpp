@@ -224,6 +224,13 @@ std::string render_campaign_report(const CampaignPage& page) {
       "same kopt campaign again into this folder.</p>",
       html_escape(page.name), kReportStyle, run_counts(rows));
   const Json charts = {{"speedups", speedup_chart(rows)}, {"share", share_chart(rows)}};
+  if (!page.provenance.empty()) {
+    html += "<table class=provenance>";
+    for (const auto& [label, value] : page.provenance)
+      html += fmt::format("<tr><th class=l>{}</th><td class=l>{}</td></tr>", html_escape(label),
+                          html_escape(value));
+    html += "</table>";
+  }
   html += "<h2>Per model and strategy</h2>" + models_table(page.comparison["models"]);
   html += "<h2>Best speedup per benchmark</h2>" +
           chart_canvas("speedups", charts["speedups"], "No run has finished yet.");
@@ -236,12 +243,7 @@ std::string render_campaign_report(const CampaignPage& page) {
           "decision level. Share of human: log(best) / log(human), the median over seeds: 100% "
           "matches the human version, 0% the original. Reached human: runs whose best was not "
           "significantly slower than the human version, timed head to head.</p>";
-  auto library = chart_library();
-  if (library)
-    html += "<script>" + *library + "</script>" + chart_script(charts);
-  else
-    html += "<p class=incorrect>No charts: " + html_escape(library.error().message) + ".</p>";
-  return html + "</body></html>\n";
+  return html + chart_scripts(charts) + "</body></html>\n";
 }
 
 }  // namespace kopt

@@ -4,6 +4,8 @@
 
 #include <map>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "util/json.h"
 
@@ -13,6 +15,9 @@ struct CampaignPage {
   std::string name;                              ///< The campaign folder's name.
   Json comparison;                               ///< compare_campaign()'s result.
   std::map<std::string, std::string> run_links;  ///< Run folder -> its page, relative to DIR.
+  /// Where and how the runs were made (host, cpu, compiler, kopt, dates): label and value, a
+  /// value listing every distinct one of the runs'.
+  std::vector<std::pair<std::string, std::string>> provenance;
 };
 
 /// The page as HTML text.

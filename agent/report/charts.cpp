@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "agent/report/html.h"
 #include "util/files.h"
 
 namespace kopt {
@@ -298,6 +299,13 @@ std::string chart_script(const Json& charts) {
   for (size_t at = data.find("</"); at != std::string::npos; at = data.find("</", at + 3))
     data.replace(at, 2, "<\\/");
   return "<script>const KOPT_CHARTS = " + data + ";</script><script>" + kDriver + "</script>";
+}
+
+std::string chart_scripts(const Json& charts) {
+  auto library = chart_library();
+  if (!library)
+    return "<p class=incorrect>No charts: " + html_escape(library.error().message) + ".</p>";
+  return "<script>" + *library + "</script>" + chart_script(charts);
 }
 
 }  // namespace kopt

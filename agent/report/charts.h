@@ -38,6 +38,10 @@ Json roofline_chart(const RunView& view, const Roofs& roofs);
 /// the original): every sample with its quartiles, per side; null when none was timed.
 Json samples_chart(const RunView& view);
 
+/// The scripts that draw `charts` (the library inlined, then chart_script's), or a paragraph
+/// saying why there are no charts.
+std::string chart_scripts(const Json& charts);
+
 /// The chart library's text, from Debian's package; the Error names the package.
 Result<std::string> chart_library();
 

@@ -197,12 +197,7 @@ std::string render_html_report(const RunView& v, const std::optional<Roofs>& roo
                           : "No machine model: run kopt machine, or give --peak-gflops and "
                             "--peak-gbs, to draw the roofs.");
   html += iterations(v);
-  auto library = chart_library();
-  if (library)
-    html += "<script>" + *library + "</script>" + chart_script(charts);
-  else
-    html += "<p class=incorrect>No charts: " + html_escape(library.error().message) + ".</p>";
-  return html + "</body></html>\n";
+  return html + chart_scripts(charts) + "</body></html>\n";
 }
 
 }  // namespace kopt

@@ -68,7 +68,7 @@ TEST_P(CheatTest, IsTurnedAwayWithTheReasonThatNamesIt) {
   const auto fixture = std::filesystem::path(KOPT_TEST_FIXTURES) / "benchmarks" / cheat.benchmark;
   const std::string bench = std::filesystem::exists(fixture) ? fixture.string() : cheat.benchmark;
   std::vector<std::string> args = {"eval",   bench,      "--variant", cheat.file,
-                                   "--json", "--budget", "2"};
+                                   "--json", "--timing-budget", "2"};
   if (!cheat.needs_timing) args.push_back("--no-time");
   std::map<std::string, std::string> env;
   if (!cheat.machine.empty())

@@ -100,7 +100,7 @@ TEST(CliTest, HumanVersionAsACandidateFilePassesTheCheck) {
 
 TEST(CliTest, EvaluationDocumentKeepsEverySample) {
   ProcessResult r =
-      test::run_kopt({"eval", "licm", "--variant", "human", "--budget", "1", "--json"});
+      test::run_kopt({"eval", "licm", "--variant", "human", "--timing-budget", "1", "--json"});
   Json doc = test::last_json(r.output);
   ASSERT_TRUE(doc["timing"].is_object()) << r.output;
   const Json& timing = doc["timing"];

@@ -40,9 +40,14 @@ TEST(ExampleRunsTest, AtLeastThreeAreCommitted) {
 }
 
 TEST_P(ExampleRunTest, ReplaysToTheSameEvents) {
-  ProcessResult replay = test::run_kopt({"replay", run().string()}, std::chrono::seconds(300));
+  ProcessResult replay =
+      test::run_kopt({"replay", run().string(), "--json"}, std::chrono::seconds(300));
   EXPECT_EQ(replay.exit_code, 0) << replay.output;
-  EXPECT_NE(replay.output.find("replay verified"), std::string::npos) << replay.output;
+  const Json outcome = test::last_json(replay.output);
+  EXPECT_EQ(outcome.value("format", ""), "kopt-replay/1") << replay.output;
+  EXPECT_EQ(outcome.value("verified", false), true) << replay.output;
+  EXPECT_GT(outcome.value("events", 0), 3) << replay.output;
+  EXPECT_EQ(outcome.value("divergence", "?"), "") << replay.output;
 }
 
 TEST_P(ExampleRunTest, IsReadByShowDiffExportAndReport) {

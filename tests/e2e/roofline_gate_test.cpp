@@ -13,7 +13,7 @@ namespace {
 Json evaluate_human_on(const std::string& machine) {
   const auto model = test::source_root() / "tests" / "fixtures" / "machine" / (machine + ".json");
   ProcessResult r =
-      test::run_kopt({"eval", "licm", "--variant", "human", "--json", "--budget", "2"},
+      test::run_kopt({"eval", "licm", "--variant", "human", "--json", "--timing-budget", "2"},
                      std::chrono::seconds(300), {{"KOPT_MACHINE_MODEL", model.string()}});
   return test::last_json(r.output);
 }

@@ -53,6 +53,11 @@ TEST(SlurmTest, TheBatchScriptRunsEveryCommandAsAStepWithItsLogAndQuotesWords) {
        {"--exact", "--ntasks=1", "--cpus-per-task=3", "--open-mode=append", "--output="})
     EXPECT_NE(steps.find(want), std::string::npos) << want << "\n" << steps;
   EXPECT_NE(steps.find("step 4.log"), std::string::npos) << steps;
+  EXPECT_EQ(steps.find("--gpus-per-task"), std::string::npos) << "no GPU asked, none given";
+  options.gpus = "2";
+  EXPECT_NE(slurm_batch_script(options, commands, logs).find("--gpus-per-task=1"),
+            std::string::npos)
+      << "with --exact, a step gets a GPU only when it asks for one";
   EXPECT_NE(r.output.find("allocation 7"), std::string::npos) << r.output;
 }
 
