@@ -248,7 +248,12 @@ std::string chart_script(const Json& charts) {
       });
     }
   };
-  const fmt = v => Number(v).toPrecision(3).replace(/\.?0+$/, '').replace(/\.?0+e/, 'e');
+  // Three significant digits without trailing zeros after the point: 100 stays 100, 2.50 is 2.5.
+  const fmt = v => {
+    const s = Number(v).toPrecision(3);
+    if (s.includes('e')) return s.replace(/\.?0+e/, 'e');
+    return s.includes('.') ? s.replace(/\.?0+$/, '') : s;
+  };
   function describe(p) {
     if (p.speedup === undefined) return p.id + (p.status ? ' ' + p.status : '') + (p.why ? ': ' + p.why : '');
     let s = p.id + ' ' + p.status + ' ' + fmt(p.speedup) + 'x';
@@ -267,8 +272,8 @@ std::string chart_script(const Json& charts) {
       x.afterBuildTicks = axis => { axis.ticks = ids.map((_, i) => ({ value: i + 1 })); };
       x.ticks = { autoSkip: true, callback: v => ids[v - 1] !== undefined ? ids[v - 1] : '' };
     }
-    if (x.type === 'logarithmic') x.ticks = { callback: v => /^(1|2|5)/.test(fmt(v)) ? fmt(v) : '' };
-    if (y.type === 'logarithmic') y.ticks = { callback: v => /^(1|2|5)/.test(fmt(v)) ? fmt(v) : '' };
+    if (x.type === 'logarithmic') x.ticks = { callback: v => /^(0\.0*)?[125]/.test(fmt(v)) ? fmt(v) : '' };
+    if (y.type === 'logarithmic') y.ticks = { callback: v => /^(0\.0*)?[125]/.test(fmt(v)) ? fmt(v) : '' };
     spec.datasets.forEach(d => {
       if (d.kind === 'variants') d.pointBorderColor = d.data.map(p => p.above_roof ? '#b3261e' : '#000');
       if (d.kind === 'variants') d.pointBorderWidth = d.data.map(p => p.above_roof ? 3 : 1);
