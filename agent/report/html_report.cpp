@@ -141,6 +141,13 @@ std::string iterations(const RunView& v) {
                        html_escape(it.best_before), it.tokens_estimated ? "~" : "",
                        (it.input_tokens + it.output_tokens) / 1000.0,
                        it.tokens_estimated ? ", estimated" : "");
+    // The evidence the analyst was given: where the time of the iteration's starting point goes.
+    if (!it.profile.empty())
+      out += fmt::format("<h3>Profile of {}</h3><pre>{}</pre>", html_escape(it.best_before),
+                         html_escape(it.profile));
+    if (!it.roofline.empty())
+      out += fmt::format("<h3>Roofline of {}</h3><pre>{}</pre>", html_escape(it.best_before),
+                         html_escape(it.roofline));
     if (!it.analysis.empty()) out += "<h3>Analyst</h3>" + markdown(it.analysis);
     for (const auto& c : v.candidates) {
       if (c.iteration != it.number) continue;

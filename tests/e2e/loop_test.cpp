@@ -162,9 +162,10 @@ TEST_F(LoopTest, KeepsTheFasterKernelReplaysItCatchesTamperingAndReports) {
 
   auto run_kopt = [this](std::vector<std::string> args) { return kopt(std::move(args)); };
   expect_tampering_is_caught(dir, runs_->path() / "tampered", run_kopt);
-  expect_report_renders(dir, run_kopt, 3,
-                        {"as the run's roofline tool used them", "Evaluations", "promoted",
-                         "<th class=\"l\">cpu</th>", "head to head against human"});
+  expect_report_renders(
+      dir, run_kopt, 3,
+      {"as the run's roofline tool used them", "Evaluations", "promoted", "Profile of original",
+       "Roofline of original", "<th class=\"l\">cpu</th>", "head to head against human"});
 }
 
 TEST_F(LoopTest, RejectsTheWrongKernelWithItsReason) {
