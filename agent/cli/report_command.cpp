@@ -21,10 +21,17 @@ std::optional<Roofs> recorded_roofs(const RunView& view) {
   const double flops = view.peaks.value(view.precision, 0.0);
   const double bandwidth = view.peaks.value("dram_bandwidth", 0.0);
   if (flops <= 0 || bandwidth <= 0) return std::nullopt;
-  return Roofs{
+  Roofs roofs{
       flops / 1e9, bandwidth / 1e9,
-      fmt::format("{}'s peak {} FLOP/s and DRAM bandwidth, as the run's roofline tool used them",
-                  view.peaks.value("name", "the machine's"), view.precision)};
+      fmt::format("{}'s peak {} FLOP/s and DRAM bandwidth{}, as the run's roofline tool "
+                  "used them",
+                  view.peaks.value("name", "the machine's"), view.precision,
+                  view.peaks.contains("cache_bandwidth") ? " (and each cache level's)" : "")};
+  for (const Json& level : view.peaks.value("cache_bandwidth", Json::array()))
+    if (level.is_object() && level.value("bandwidth", 0.0) > 0)
+      roofs.cache_gbytes_per_s.emplace_back(fmt::format("L{}", level.value("level", 0)),
+                                            level.value("bandwidth", 0.0) / 1e9);
+  return roofs;
 }
 
 std::optional<Roofs> roofs_for(const Args& args, const RunView& view) {

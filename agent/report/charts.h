@@ -6,6 +6,8 @@
 
 #include <optional>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "agent/report/run_view.h"
 #include "util/json.h"
@@ -18,6 +20,8 @@ struct Roofs {
   double peak_gflops = 0;
   double peak_gbytes_per_s = 0;
   std::string source;  ///< Where the figures come from ("measured by kopt machine", a datasheet).
+  /// GB/s of each data cache level ("L1", ...), innermost first: roofs above the DRAM one.
+  std::vector<std::pair<std::string, double>> cache_gbytes_per_s = {};
 };
 
 /// A line through `points` ({x, y} objects), a reference the tooltips skip; dashed or not.
@@ -30,12 +34,13 @@ Json chart_axis(const std::string& title, bool log);
 Json trajectory_chart(const RunView& view);
 
 /// The original, the human version and each timed candidate at the benchmark's analytic
-/// intensity, under the roofs; null without floating-point work or roofs. A point above a roof
-/// is flagged.
+/// intensity, under the roofs (compute, DRAM, and each cache level's where measured); null
+/// without floating-point work or roofs. A point above the highest roof is flagged.
 Json roofline_chart(const RunView& view, const Roofs& roofs);
 
 /// The per-call times of the last head-to-head comparison (else the best's evaluation against
-/// the original): every sample with its quartiles, per side; null when none was timed.
+/// the original, else the last timed candidate's): every sample with its quartiles, per side;
+/// null when none was timed.
 Json samples_chart(const RunView& view);
 
 /// The scripts that draw `charts` (the library inlined, then chart_script's), or a paragraph

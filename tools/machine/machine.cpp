@@ -31,6 +31,23 @@ double triad_footprint(const HostInfo& host) {
   return std::min(wanted, memory / 4);
 }
 
+// The data cache levels worth a roof: each with the triad's working sets that fit it (half of
+// one instance on one core, half of every instance on all), innermost first, below the DRAM
+// triad's footprint.
+std::vector<CacheBandwidth> cache_levels(const HostInfo& host, double triad_bytes) {
+  std::vector<CacheBandwidth> levels;
+  for (const auto& c : host.caches) {
+    if (c.type == "Instruction" || c.bytes == 0) continue;
+    const double one = static_cast<double>(c.bytes) / 2;
+    const double all = one * std::max(1, c.instances);
+    if (all >= triad_bytes / 2) continue;
+    levels.push_back({c.level, one, all, {}});
+  }
+  std::sort(levels.begin(), levels.end(),
+            [](const CacheBandwidth& a, const CacheBandwidth& b) { return a.level < b.level; });
+  return levels;
+}
+
 // The best of `rounds` runs of the probe (each already the best of several passes): on a
 // shared machine the fastest run is the one least disturbed by others.
 Result<double> rate_of(const MachineProbe& probe, const std::vector<std::string>& args, int threads,
@@ -43,6 +60,24 @@ Result<double> rate_of(const MachineProbe& probe, const std::vector<std::string>
   }
   if (!(best > 0)) return fail("probe " + args.front() + " measured no rate");
   return best;
+}
+
+// The triad with its arrays in each data cache level, on one core and on all.
+Status measure_caches(const MachineProbe& probe, const MachineOptions& options,
+                      const MachineProgress& progress, MachineModel& model) {
+  model.caches = cache_levels(model.host, model.triad_bytes);
+  for (auto& level : model.caches) {
+    for (int threads : {1, model.host.threads}) {
+      if (progress) progress(fmt::format("L{} triad on {} thread(s)", level.level, threads));
+      const double bytes = threads == 1 ? level.one_core_bytes : level.all_cores_bytes;
+      auto rate = rate_of(
+          probe, {"triad", fmt::format("{:.0f}", bytes), std::to_string(options.triad_reps)},
+          threads, options.rounds);
+      if (!rate) return rate.error();
+      (threads == 1 ? level.rates.one_core : level.rates.all_cores) = *rate;
+    }
+  }
+  return {};
 }
 
 Status measure(const ExecutionContext& ctx, const std::string& compiler,
@@ -76,7 +111,7 @@ Status measure(const ExecutionContext& ctx, const std::string& compiler,
       (threads == 1 ? step.rates->one_core : step.rates->all_cores) = *rate;
     }
   }
-  return {};
+  return measure_caches(probe, options, progress, model);
 }
 
 // Measures until the model is plausible or the attempts are spent, holding the timing lease.
@@ -157,7 +192,9 @@ std::string MachineModel::caveat() const {
 }
 
 Peaks MachineModel::peaks() const {
-  return {"host", fp32.all_cores, fp64.all_cores, int32.all_cores, bandwidth.all_cores};
+  Peaks p{"host", fp32.all_cores, fp64.all_cores, int32.all_cores, bandwidth.all_cores};
+  for (const auto& c : caches) p.cache_bandwidth.emplace_back(c.level, c.rates.all_cores);
+  return p;
 }
 
 Result<MachineModel> host_machine(const ExecutionContext& ctx, const MachineOptions& options,
@@ -186,6 +223,33 @@ Result<MachineModel> host_machine(const ExecutionContext& ctx, const MachineOpti
   return model;
 }
 
+namespace {
+
+Json caches_json(const std::vector<CacheBandwidth>& caches) {
+  Json out = Json::array();
+  for (const auto& c : caches)
+    out.push_back({{"level", c.level},
+                   {"one_core_bytes", c.one_core_bytes},
+                   {"all_cores_bytes", c.all_cores_bytes},
+                   {"bandwidth", rates_json(c.rates)}});
+  return out;
+}
+
+std::vector<CacheBandwidth> caches_from(const Json& doc) {
+  std::vector<CacheBandwidth> caches;
+  if (!doc.is_array()) return caches;
+  for (const Json& c : doc) {
+    if (!c.is_object()) continue;
+    CacheBandwidth level{c.value("level", 0), c.value("one_core_bytes", 0.0),
+                         c.value("all_cores_bytes", 0.0),
+                         rates_from(c.value("bandwidth", Json::object()))};
+    if (level.level > 0 && level.rates.all_cores > 0) caches.push_back(level);
+  }
+  return caches;
+}
+
+}  // namespace
+
 Json to_json(const MachineModel& m) {
   return {{"format", kFormat},
           {"host", to_json(m.host)},
@@ -194,6 +258,7 @@ Json to_json(const MachineModel& m) {
           {"fp32", rates_json(m.fp32)},
           {"int32", rates_json(m.int32)},
           {"triad_bytes", m.triad_bytes},
+          {"caches", caches_json(m.caches)},
           {"peaks", to_json(m.peaks())},
           {"balance", to_json(balance_points(m.peaks()))},
           {"compiler", m.compiler},
@@ -216,6 +281,7 @@ Result<MachineModel> machine_from_json(const Json& doc) {
   m.fp32 = rates_from(doc.value("fp32", Json::object()));
   m.int32 = rates_from(doc.value("int32", Json::object()));
   m.triad_bytes = doc.value("triad_bytes", 0.0);
+  m.caches = caches_from(doc.value("caches", Json::array()));
   m.compiler = doc.value("compiler", "");
   m.key = doc.value("key", "");
   m.measured_at = doc.value("measured_at", "");
@@ -238,6 +304,8 @@ std::string describe(const MachineModel& m) {
                        r.one_core / scale, unit, r.all_cores / scale, unit);
   };
   text += row("bandwidth", m.bandwidth, 1e9, "GB/s    ");
+  for (const auto& c : m.caches)
+    text += row(fmt::format("L{} triad", c.level).c_str(), c.rates, 1e9, "GB/s    ");
   text += row("fp64", m.fp64, 1e9, "GFLOP/s ");
   text += row("fp32", m.fp32, 1e9, "GFLOP/s ");
   text += row("int32", m.int32, 1e9, "GOP/s   ");

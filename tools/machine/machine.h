@@ -22,16 +22,25 @@ struct CoreRates {
 };
 
 /// The measured host.
+/// The triad's rate with its three arrays inside one level of the cache hierarchy.
+struct CacheBandwidth {
+  int level = 0;
+  double one_core_bytes = 0;   ///< The working set of the one-core run (half a cache instance).
+  double all_cores_bytes = 0;  ///< ... and of the all-core run (half the level, every instance).
+  CoreRates rates;             ///< Triad bytes/s.
+};
+
 struct MachineModel {
   HostInfo host;
   CoreRates bandwidth;  ///< Triad bytes/s (24 bytes per element, as STREAM counts).
   CoreRates fp64;       ///< flop/s, FMA = 2.
   CoreRates fp32;
-  CoreRates int32;          ///< 32-bit integer vector op/s.
-  double triad_bytes = 0;   ///< Footprint of the triad's three arrays.
-  std::string compiler;     ///< Fingerprint of the compiler that built the probe.
-  std::string key;          ///< Cache key.
-  std::string measured_at;  ///< ISO 8601, UTC.
+  CoreRates int32;                     ///< 32-bit integer vector op/s.
+  double triad_bytes = 0;              ///< Footprint of the triad's three arrays.
+  std::vector<CacheBandwidth> caches;  ///< Per data cache level, innermost first; may be empty.
+  std::string compiler;                ///< Fingerprint of the compiler that built the probe.
+  std::string key;                     ///< Cache key.
+  std::string measured_at;             ///< ISO 8601, UTC.
   double load_average = 0;  ///< The 1-minute load average when the measurement began (-1: a
                             ///< file that does not say, written by an older kopt)...
   double load_after = 0;    ///< ... and when it ended.

@@ -115,11 +115,17 @@ Json to_json(const KernelCounters& c) {
 }
 
 Json to_json(const Peaks& p) {
-  return {{"name", p.name},
-          {"fp32", p.fp32},
-          {"fp64", p.fp64},
-          {"int", p.int_ops},
-          {"dram_bandwidth", p.dram_bandwidth}};
+  Json out = {{"name", p.name},
+              {"fp32", p.fp32},
+              {"fp64", p.fp64},
+              {"int", p.int_ops},
+              {"dram_bandwidth", p.dram_bandwidth}};
+  if (!p.cache_bandwidth.empty()) {
+    out["cache_bandwidth"] = Json::array();
+    for (const auto& [level, rate] : p.cache_bandwidth)
+      out["cache_bandwidth"].push_back({{"level", level}, {"bandwidth", rate}});
+  }
+  return out;
 }
 
 Json to_json(const Intensities& i) {

@@ -8,6 +8,8 @@
 #pragma once
 
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "util/json.h"
 
@@ -32,6 +34,9 @@ struct Peaks {
   double fp64 = 0;
   double int_ops = 0;
   double dram_bandwidth = 0;
+  /// Bytes/s of each data cache level (its level and rate, innermost first), where measured:
+  /// the roofs under the DRAM one's for data that stays in a cache.
+  std::vector<std::pair<int, double>> cache_bandwidth = {};
 };
 
 /// Operations per DRAM byte, by kind (an intensity or a balance point).

@@ -1,0 +1,71 @@
+// The report's roofline chart: the roofs it draws and the points it flags.
+#include <gtest/gtest.h>
+
+#include "agent/report/charts.h"
+
+namespace kopt {
+namespace {
+
+// A run of a kernel doing 1 GFLOP over 1 GB per call (intensity 1), with candidates at `rates`
+// GFLOP/s (ids 0001, 0002, ...).
+RunView run_with(const std::vector<double>& rates) {
+  RunView v;
+  v.reference.flops = 1e9;
+  v.reference.bytes = 1e9;
+  v.reference.original_gflops = 5;
+  for (size_t i = 0; i < rates.size(); ++i) {
+    CandidateView c;
+    c.id = "000" + std::to_string(i + 1);
+    c.evaluated = true;
+    c.verdict.status = "faster";
+    c.verdict.speedup = rates[i] / 5;
+    c.verdict.gflops = rates[i];
+    v.candidates.push_back(c);
+  }
+  return v;
+}
+
+std::vector<std::string> labels(const Json& chart) {
+  std::vector<std::string> out;
+  for (const Json& d : chart["datasets"]) out.push_back(d.value("label", ""));
+  return out;
+}
+
+bool flagged(const Json& chart, const std::string& id) {
+  for (const Json& d : chart["datasets"])
+    for (const Json& p : d["data"])
+      if (p.value("id", "") == id) return p.value("above_roof", false);
+  ADD_FAILURE() << "no point " << id;
+  return false;
+}
+
+TEST(ReportChartsTest, CacheLevelsAddRoofsAboveTheDramOneAndOnlyAPointAboveAllIsFlagged) {
+  // DRAM 20 GB/s, L2 100 GB/s, L1 400 GB/s; compute 1000 GFLOP/s. At intensity 1, a kernel
+  // may reach 20 GFLOP/s from DRAM, 100 from L2, 400 from L1.
+  Roofs roofs{1000, 20, "test", {{"L1", 400}, {"L2", 100}}};
+  const Json chart = roofline_chart(run_with({15, 60, 300, 900}), roofs);
+  ASSERT_FALSE(chart.is_null());
+  const auto names = labels(chart);
+  auto has = [&](const std::string& prefix) {
+    return std::any_of(names.begin(), names.end(),
+                       [&](const std::string& n) { return n.rfind(prefix, 0) == 0; });
+  };
+  EXPECT_TRUE(has("L1 roof: 400 GB/s")) << chart.dump();
+  EXPECT_TRUE(has("L2 roof: 100 GB/s")) << chart.dump();
+  EXPECT_TRUE(has("roof: 1e+03 GFLOP/s, 20 GB/s")) << chart.dump();
+  EXPECT_FALSE(flagged(chart, "0001")) << "under the DRAM roof";
+  EXPECT_FALSE(flagged(chart, "0002")) << "above DRAM, under L2: data that stays in L2";
+  EXPECT_FALSE(flagged(chart, "0003")) << "under the L1 roof";
+  EXPECT_TRUE(flagged(chart, "0004")) << "above every roof: the work or the roofs are wrong";
+}
+
+TEST(ReportChartsTest, WithoutCacheLevelsAPointAboveTheDramRoofIsFlagged) {
+  const Json chart = roofline_chart(run_with({15, 60}), Roofs{1000, 20, "test"});
+  ASSERT_FALSE(chart.is_null());
+  for (const auto& name : labels(chart)) EXPECT_EQ(name.find("L1"), std::string::npos) << name;
+  EXPECT_FALSE(flagged(chart, "0001"));
+  EXPECT_TRUE(flagged(chart, "0002"));
+}
+
+}  // namespace
+}  // namespace kopt
