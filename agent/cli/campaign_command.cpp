@@ -129,6 +129,14 @@ Json run_cell(const Args& args, const Cell& c, const Benchmark& bench,
     std::fprintf(stderr, "kopt campaign: %s resumes %s (it left no index line)\n",
                  c.label().c_str(), orphan.c_str());
     report = resume_run(orphan, show);
+    // A record that cannot be resumed (torn beyond repair) must not hold the cell forever: the
+    // cell starts again, unless another kopt is writing that run now.
+    if (!report &&
+        report.error().message.find("being written by another kopt") == std::string::npos) {
+      std::fprintf(stderr, "kopt campaign: %s cannot resume %s (%s): starting it again\n",
+                   c.label().c_str(), orphan.c_str(), report.error().message.c_str());
+      report = start_run(cell_config(args, c, bench), folder, show);
+    }
   } else {
     report = start_run(cell_config(args, c, bench), folder, show);
   }

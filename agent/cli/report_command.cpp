@@ -77,8 +77,13 @@ int report_campaign(const Args& args, const std::filesystem::path& folder) {
   CampaignPage page{name.filename().string(), compare_campaign(latest), {}, {}};
   std::vector<RunView> views;
   for (const Json& line : latest) {
+    // The index names a run folder inside the campaign: one plain path component, never a path
+    // that would put a page elsewhere.
     const std::string run = line.value("run", "");
-    if (run.empty() || !std::filesystem::exists(folder / run / "run.json")) continue;
+    const std::filesystem::path component(run);
+    if (run.empty() || component.has_parent_path() || component.is_absolute() || run == "." ||
+        run == ".." || !std::filesystem::exists(folder / run / "run.json"))
+      continue;
     try {  // A run whose records cannot be read is linked to its folder instead.
       views.push_back(open_run_view(folder / run));
       const RunView& view = views.back();

@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 
 #include "sandbox/process.h"
+#include "util/file_lock.h"
 #include "util/files.h"
 #include "util/json.h"
 #include "util/strings.h"
@@ -27,12 +28,46 @@ ProcessResult slurm(const std::vector<std::string>& argv) {
   return LocalProcessRunner().run(spec);
 }
 
-// The first word of the first line of `text`, without a trailing '+' (sacct's "CANCELLED+").
-std::string first_word(const std::string& text) {
-  std::string word = trim(text.substr(0, text.find('\n')));
-  word = word.substr(0, word.find_first_of(" \t"));
-  if (!word.empty() && word.back() == '+') word.pop_back();
-  return word;
+// Slurm's job states: those of a job that will not run again by itself, and the others.
+constexpr const char* kFinalStates[] = {"COMPLETED",     "CANCELLED", "FAILED",      "TIMEOUT",
+                                        "NODE_FAIL",     "PREEMPTED", "BOOT_FAIL",   "DEADLINE",
+                                        "OUT_OF_MEMORY", "REVOKED",   "SPECIAL_EXIT"};
+constexpr const char* kLiveStates[] = {"PENDING",   "RUNNING",      "CONFIGURING", "COMPLETING",
+                                       "SUSPENDED", "REQUEUED",     "RESIZING",    "SIGNALING",
+                                       "STAGE_OUT", "REQUEUE_HOLD", "REQUEUE_FED", "RESV_DEL_HOLD",
+                                       "STOPPED"};
+
+bool one_of(const std::string& word, const auto& words) {
+  return std::any_of(std::begin(words), std::end(words), [&](const char* w) { return word == w; });
+}
+
+// The first line of a command's output (stdout and stderr together) that is a job state, such
+// as "RUNNING" or sacct's "CANCELLED+"/"CANCELLED by 0"; "" when none is: a warning a site
+// prints is never taken for a state.
+std::string state_in(const std::string& output) {
+  for (const auto& line : split(output, '\n')) {
+    std::string word = trim(line);
+    word = word.substr(0, word.find_first_of(" \t"));
+    if (!word.empty() && word.back() == '+') word.pop_back();
+    if (one_of(word, kFinalStates) || one_of(word, kLiveStates)) return word;
+  }
+  return "";
+}
+
+// The job id sbatch --parsable printed ("ID" or "ID;CLUSTER" on a line of its own), or "".
+std::string job_id_in(const std::string& output) {
+  for (const auto& line : split(output, '\n')) {
+    const std::string id = trim(line).substr(0, trim(line).find(';'));
+    if (!id.empty() && std::all_of(id.begin(), id.end(), ::isdigit)) return id;
+  }
+  return "";
+}
+
+// `path` for an sbatch or srun --output: '%' would start one of Slurm's file name patterns.
+std::string slurm_path(const std::filesystem::path& path) {
+  std::string out;
+  for (char c : path.string()) out += c == '%' ? std::string("%%") : std::string(1, c);
+  return out;
 }
 
 // Seconds between two looks at a job's state ($KOPT_SLURM_POLL_S, else 10).
@@ -42,7 +77,8 @@ std::chrono::milliseconds poll_interval() {
   return std::chrono::milliseconds(static_cast<long>(1000 * std::clamp(seconds, 0.1, 600.0)));
 }
 
-// The last job submitted for this campaign, when Slurm still has it queued or running.
+// The last job submitted for this campaign, when Slurm still has it queued or running. A job
+// no command knows is asked about once more before it is taken as gone (a controller restarting).
 std::string live_job(const std::filesystem::path& jobs_file) {
   auto text = read_file(jobs_file);
   if (!text) return "";
@@ -51,7 +87,20 @@ std::string live_job(const std::filesystem::path& jobs_file) {
     auto parsed = parse_json(line, jobs_file.string());
     if (parsed && parsed->is_object()) last = parsed->value("job", "");
   }
-  return last.empty() || slurm_state_is_final(slurm_job_state(last)) ? "" : last;
+  if (last.empty()) return "";
+  std::string state = slurm_job_state(last);
+  if (state == "UNKNOWN") {
+    std::this_thread::sleep_for(poll_interval());
+    state = slurm_job_state(last);
+  }
+  return slurm_state_is_final(state) ? "" : last;
+}
+
+// Why a pending job waits (squeue's reason: Resources, Priority, JobHeldAdmin, ...), or "".
+std::string pending_reason(const std::string& job) {
+  ProcessResult r = slurm({"squeue", "-h", "-j", job, "-o", "%r"});
+  const std::string reason = r.succeeded() ? trim(r.output.substr(0, r.output.find('\n'))) : "";
+  return reason.find(' ') == std::string::npos ? reason : "";  // One word, not a warning.
 }
 
 // Waits until the job's state is final, saying each new state and each change of `progress`;
@@ -62,7 +111,9 @@ std::string wait_for_job(const std::string& job, const std::function<std::string
   while (true) {
     state = slurm_job_state(job);
     unknown = state == "UNKNOWN" ? unknown + 1 : 0;
-    const std::string now = state + " · " + progress();
+    std::string reason = state == "PENDING" ? pending_reason(job) : "";
+    const std::string now =
+        state + (reason.empty() ? "" : " (" + reason + ")") + " · " + progress();
     if (now != said)
       std::fprintf(stderr, "kopt campaign: Slurm job %s %s\n", job.c_str(), now.c_str());
     said = now;
@@ -110,6 +161,12 @@ Result<std::string> run_on_slurm(const SlurmOptions& options, int resubmits,
   const std::filesystem::path dir = folder / "slurm";
   std::error_code ec;
   std::filesystem::create_directories(dir, ec);
+  // One kopt follows a campaign's jobs at a time, so two never submit the same runs.
+  auto following = FileLock::lock(dir / "follow.lock", "kopt campaign", [](const std::string& who) {
+    std::fprintf(stderr, "kopt campaign: waits while %s follows this campaign's Slurm jobs\n",
+                 who.c_str());
+  });
+  if (!following) return fail(following.error().message);
   std::string job = live_job(dir / "jobs.jsonl");
   bool followed = !job.empty();  // A job submitted earlier, perhaps for other runs.
   if (followed)
@@ -168,7 +225,7 @@ std::string slurm_batch_script(const SlurmOptions& options,
     script += fmt::format(
         "srun --exact --ntasks=1 --cpus-per-task={}{} --open-mode=append --output={}{} &\n"
         "[ \"$(jobs -rp | wc -l)\" -lt {} ] || wait -n\n",
-        options.cpus_per_run, gpu, shell_quote(logs[i].string()), argv, options.runs_at_once);
+        options.cpus_per_run, gpu, shell_quote(slurm_path(logs[i])), argv, options.runs_at_once);
   }
   return script + "wait\necho \"kopt: allocation $SLURM_JOB_ID done, $(date -u +%FT%TZ)\"\n";
 }
@@ -182,7 +239,8 @@ std::vector<std::string> sbatch_command(const SlurmOptions& options,
                                       "--ntasks=" + std::to_string(options.runs_at_once),
                                       "--cpus-per-task=" + std::to_string(options.cpus_per_run),
                                       "--open-mode=append",
-                                      "--output=" + output.string()};
+                                      "--no-requeue",
+                                      "--output=" + slurm_path(output)};
   if (!options.partition.empty()) command.push_back("--partition=" + options.partition);
   if (!options.account.empty()) command.push_back("--account=" + options.account);
   if (!options.time.empty()) command.push_back("--time=" + options.time);
@@ -196,34 +254,26 @@ Result<std::string> submit_slurm_job(const std::vector<std::string>& command) {
   ProcessResult r = slurm(command);
   if (!r.succeeded())
     return fail("sbatch failed (" + r.describe() + "): " + trim(r.output.substr(0, 2000)));
-  // --parsable prints "ID" or "ID;CLUSTER".
-  const std::string id = first_word(r.output).substr(0, first_word(r.output).find(';'));
-  if (id.empty() || !std::all_of(id.begin(), id.end(), ::isdigit))
-    return fail("sbatch printed no job id: " + trim(r.output.substr(0, 500)));
+  const std::string id = job_id_in(r.output);
+  if (id.empty()) return fail("sbatch printed no job id: " + trim(r.output.substr(0, 500)));
   return id;
 }
 
 std::string slurm_job_state(const std::string& job) {
-  if (ProcessResult q = slurm({"squeue", "-h", "-j", job, "-o", "%T"});
-      q.succeeded() && !first_word(q.output).empty())
-    return first_word(q.output);
-  if (ProcessResult a = slurm({"sacct", "-n", "-X", "-P", "-j", job, "-o", "State"});
-      a.succeeded() && !first_word(a.output).empty())
-    return first_word(a.output);
+  if (ProcessResult q = slurm({"squeue", "-h", "-j", job, "-o", "%T"}); q.succeeded())
+    if (std::string state = state_in(q.output); !state.empty()) return state;
+  if (ProcessResult a = slurm({"sacct", "-n", "-X", "-P", "-j", job, "-o", "State"}); a.succeeded())
+    if (std::string state = state_in(a.output); !state.empty()) return state;
   if (ProcessResult c = slurm({"scontrol", "-o", "show", "job", job}); c.succeeded()) {
     const size_t at = c.output.find("JobState=");
-    if (at != std::string::npos) return first_word(c.output.substr(at + 9));
+    if (at != std::string::npos)
+      if (std::string state = state_in(c.output.substr(at + 9)); !state.empty()) return state;
   }
   return "UNKNOWN";
 }
 
 bool slurm_state_is_final(const std::string& state) {
-  static const char* kLive[] = {"PENDING",   "RUNNING",      "CONFIGURING", "COMPLETING",
-                                "SUSPENDED", "REQUEUED",     "RESIZING",    "SIGNALING",
-                                "STAGE_OUT", "REQUEUE_HOLD", "REQUEUE_FED", "RESV_DEL_HOLD",
-                                "STOPPED"};
-  return std::none_of(std::begin(kLive), std::end(kLive),
-                      [&](const char* live) { return state == live; });
+  return state == "UNKNOWN" || one_of(state, kFinalStates);
 }
 
 bool slurm_state_is_resubmittable(const std::string& state) {

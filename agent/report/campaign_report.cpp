@@ -1,6 +1,8 @@
 #include "agent/report/campaign_report.h"
 
 #include <algorithm>
+#include <cctype>
+#include <cstring>
 
 #include <fmt/format.h>
 
@@ -154,6 +156,16 @@ std::string models_table(const Json& models) {
   return out + "</table>";
 }
 
+// A link to a file under the campaign folder: "./" first (a name like "javascript:x" stays a
+// path) and every byte but letters, digits and "-._~/" percent-encoded.
+std::string relative_href(const std::string& path) {
+  std::string out = "./";
+  for (unsigned char c : path)
+    out += std::isalnum(c) || std::strchr("-._~/", c) ? std::string(1, static_cast<char>(c))
+                                                      : fmt::format("%{:02X}", c);
+  return out;
+}
+
 // Each run of a row, linked to its page.
 std::string seed_links(const Json& row, const CampaignPage& page) {
   std::string out;
@@ -164,11 +176,11 @@ std::string seed_links(const Json& row, const CampaignPage& page) {
         s.value("status", "") == "finished" ? ratio(s["best_speedup"]) : s.value("status", ""));
     auto link = page.run_links.find(run);
     out += (out.empty() ? "" : "<br>") +
-           (run.empty()
-                ? html_escape(text)
-                : fmt::format("<a href=\"{}\" class=\"{}\">{}</a>",
-                              html_escape(link != page.run_links.end() ? link->second : run + "/"),
-                              html_escape(s.value("status", "")), html_escape(text)));
+           (run.empty() ? html_escape(text)
+                        : fmt::format("<a href=\"{}\" class=\"{}\">{}</a>",
+                                      html_escape(relative_href(
+                                          link != page.run_links.end() ? link->second : run + "/")),
+                                      html_escape(s.value("status", "")), html_escape(text)));
   }
   return out;
 }

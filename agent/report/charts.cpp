@@ -318,10 +318,10 @@ std::string chart_script(const Json& charts) {
   document.body.dataset.chartsDrawn = drawn;
 })();
 )JS";
-  // Text from a model or a candidate may hold "</script>": "<\/" keeps it inside the string.
-  std::string data = dump_json(charts);
-  for (size_t at = data.find("</"); at != std::string::npos; at = data.find("</", at + 3))
-    data.replace(at, 2, "<\\/");
+  // Text from a model or a candidate may hold "</script>" or "<!--": every '<' (only ever inside
+  // a JSON string) becomes the escape \u003c, which the page's script reads back as '<'.
+  std::string data;
+  for (char c : dump_json(charts)) data += c == '<' ? std::string("\\u003c") : std::string(1, c);
   return "<script>const KOPT_CHARTS = " + data + ";</script><script>" + kDriver + "</script>";
 }
 

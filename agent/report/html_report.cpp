@@ -151,12 +151,13 @@ std::string iterations(const RunView& v) {
     if (!it.analysis.empty()) out += "<h3>Analyst</h3>" + markdown(it.analysis);
     for (const auto& c : v.candidates) {
       if (c.iteration != it.number) continue;
-      out += fmt::format(
-          "<h3 id=\"c{}\">Candidate {} <span class=\"{}\">{}</span> {}{}</h3>", html_escape(c.id),
-          c.id, c.verdict.status, c.verdict.status, html_escape(speedup_cell(c.verdict)),
-          c.verdict.candidate_ms > 0 ? fmt::format(" ({:.4g} ms; the original {:.4g} ms)",
-                                                   c.verdict.candidate_ms, c.verdict.original_ms)
-                                     : "");
+      out += fmt::format("<h3 id=\"c{}\">Candidate {} <span class=\"{}\">{}</span> {}{}</h3>",
+                         html_escape(c.id), html_escape(c.id), html_escape(c.verdict.status),
+                         html_escape(c.verdict.status), html_escape(speedup_cell(c.verdict)),
+                         c.verdict.candidate_ms > 0
+                             ? fmt::format(" ({:.4g} ms; the original {:.4g} ms)",
+                                           c.verdict.candidate_ms, c.verdict.original_ms)
+                             : "");
       if (!c.summary.empty()) out += "<p>" + html_escape(c.summary) + "</p>";
       if (const std::string why = outcome_reason(c); !why.empty())
         out += fmt::format("<p class=\"{}\">{}</p>", c.verdict.correct() ? "decision" : "incorrect",

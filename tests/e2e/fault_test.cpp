@@ -336,7 +336,7 @@ TEST_F(FaultTest, ACampaignRunsEveryStrategyAndSeedGiven) {
   for (std::string line; std::getline(again, line);) {
     const std::string run = Json::parse(line)["run"].get<std::string>();
     EXPECT_TRUE(fs::exists(campaign / run / "report.html")) << run;
-    texts.push_back("href=\"" + run + "/report.html\"");
+    texts.push_back("href=\"./" + run + "/report.html\"");
   }
   test::expect_page_renders(campaign / "report.html", 1, texts);
   // Every record of the campaign, just written, meets its schema (docs/schemas).

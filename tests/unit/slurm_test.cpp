@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdlib>
 
 #include "sandbox/process.h"
@@ -61,6 +62,30 @@ TEST(SlurmTest, TheBatchScriptRunsEveryCommandAsAStepWithItsLogAndQuotesWords) {
   EXPECT_NE(r.output.find("allocation 7"), std::string::npos) << r.output;
 }
 
+TEST(SlurmTest, TheBatchScriptRunsAtMostRunsAtOnceStepsAtATime) {
+  TempDir dir("kopt-slurm-test-");
+  SlurmOptions options;
+  options.runs_at_once = 2;
+  std::vector<std::vector<std::string>> commands;
+  std::vector<std::filesystem::path> logs;
+  const std::string count = (dir.path() / "running").string();
+  // Each step adds itself to a count of running steps, records the count, waits, leaves.
+  const std::string step = "flock " + count + ".lock sh -c 'n=$(cat " + count +
+                           " 2>/dev/null || echo 0); echo $((n+1)) > " + count +
+                           "; echo $((n+1)) >> " + count + ".seen'; sleep 0.3; flock " + count +
+                           ".lock sh -c 'n=$(cat " + count + "); echo $((n-1)) > " + count + "'";
+  for (int i = 0; i < 6; ++i) {
+    commands.push_back({"/bin/sh", "-c", step});
+    logs.push_back(dir.path() / ("step" + std::to_string(i) + ".log"));
+  }
+  ProcessResult r = run_script_with_logging_srun(dir, slurm_batch_script(options, commands, logs));
+  ASSERT_TRUE(r.succeeded()) << r.output;
+  const std::string seen = read_file(dir.path() / "running.seen").value_or("");
+  EXPECT_EQ(std::count(seen.begin(), seen.end(), '\n'), 6) << seen;
+  EXPECT_NE(seen.find('2'), std::string::npos) << "two steps never ran at once:\n" << seen;
+  EXPECT_EQ(seen.find('3'), std::string::npos) << "more than two steps ran at once:\n" << seen;
+}
+
 TEST(SlurmTest, SbatchGetsTheAllocationAndEveryOptionPassedThrough) {
   SlurmOptions o;
   o.partition = "gpu";
@@ -77,6 +102,7 @@ TEST(SlurmTest, SbatchGetsTheAllocationAndEveryOptionPassedThrough) {
                                          "--ntasks=4",
                                          "--cpus-per-task=8",
                                          "--open-mode=append",
+                                         "--no-requeue",
                                          "--output=/c/slurm/a.out",
                                          "--partition=gpu",
                                          "--account=proj42",
@@ -87,7 +113,10 @@ TEST(SlurmTest, SbatchGetsTheAllocationAndEveryOptionPassedThrough) {
                                          "/c/slurm/a.sh"};
   EXPECT_EQ(command, want);
   const auto plain = sbatch_command(SlurmOptions{}, "s.sh", "s.out");
-  EXPECT_EQ(plain.size(), 8u) << "no empty option reaches sbatch";
+  EXPECT_EQ(plain.size(), 9u) << "no empty option reaches sbatch";
+  const auto odd = sbatch_command(SlurmOptions{}, "/c/50%/a.sh", "/c/50%/a.out");
+  EXPECT_NE(std::find(odd.begin(), odd.end(), "--output=/c/50%%/a.out"), odd.end())
+      << "a '%' in a path is not one of Slurm's patterns";
 }
 
 TEST(SlurmTest, StatesTheClusterCausedAreResubmittedOthersAreNot) {
@@ -113,6 +142,11 @@ TEST(SlurmTest, ASubmissionThatSbatchRefusesIsAnErrorWithItsMessage) {
   auto ok = submit_slurm_job({"/bin/echo", "4242;cluster"});
   ASSERT_TRUE(ok.ok()) << ok.error().message;
   EXPECT_EQ(*ok, "4242");
+  // A site's warning before the id (stderr and stdout come together) is not the id.
+  auto warned = submit_slurm_job(
+      {"/bin/sh", "-c", "echo 'sbatch: warning: 12 is the default partition limit' >&2; echo 77"});
+  ASSERT_TRUE(warned.ok()) << warned.error().message;
+  EXPECT_EQ(*warned, "77");
 }
 
 }  // namespace
