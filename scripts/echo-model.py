@@ -15,7 +15,9 @@ request = json.load(sys.stdin)
 if "--delay" in sys.argv:
     time.sleep(float(sys.argv[sys.argv.index("--delay") + 1]))
 messages = request.get("messages", [])
-system = messages[0]["content"] if messages and messages[0]["role"] == "system" else ""
+# kopt's request carries the system prompt on its own; a chat-style first message also counts.
+system = request.get("system") or (
+    messages[0]["content"] if messages and messages[0]["role"] == "system" else "")
 users = [m.get("content") or "" for m in messages if m.get("role") == "user"]
 last = users[-1] if users else ""
 usage = {"input_tokens": sum(len(m.get("content") or "") for m in messages) // 4,

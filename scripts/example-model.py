@@ -32,7 +32,9 @@ The inner loop recomputes two values that do not depend on `j`:
 
 request = json.load(sys.stdin)
 messages = request.get("messages", [])
-system = messages[0]["content"] if messages and messages[0]["role"] == "system" else ""
+# kopt's request carries the system prompt on its own; a chat-style first message also counts.
+system = request.get("system") or (
+    messages[0]["content"] if messages and messages[0]["role"] == "system" else "")
 text = "\n".join(m.get("content") or "" for m in messages)
 usage = {"input_tokens": len(text) // 4, "output_tokens": 200}
 if "performance analyst" in system:
