@@ -3,6 +3,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <optional>
 
 #include <fmt/format.h>
 
@@ -14,6 +15,7 @@
 #include "agent/llm/secrets.h"
 #include "agent/loop/session.h"
 #include "tools/benchmark/benchmark.h"
+#include "util/file_lock.h"
 #include "util/files.h"
 #include "util/strings.h"
 
@@ -104,6 +106,15 @@ std::string row_of(const Json& line) {
       versus_human(line.value("versus_human", Json())), line.value("run", ""));
 }
 
+// The index line of a run that finished without writing one (killed just after), if it did.
+std::optional<Json> finished_line(const Cell& c, const std::filesystem::path& run) {
+  auto info = read_json_file(run / "run.json");
+  if (!info || info->value("status", "") != "finished") return std::nullopt;
+  auto summary = read_json_file(run / "summary.json");
+  return index_line(c, run.filename().string(), "finished", "found finished without its index line",
+                    summary ? *summary : Json(), 0);
+}
+
 // Runs (or resumes) one cell in this process; its index line.
 Json run_cell(const Args& args, const Cell& c, const Benchmark& bench,
               const std::filesystem::path& folder, const std::vector<Json>& index) {
@@ -116,23 +127,19 @@ Json run_cell(const Args& args, const Cell& c, const Benchmark& bench,
   // The cell's latest line, else a run of it that was killed before it wrote one.
   auto earlier = std::find_if(index.rbegin(), index.rend(),
                               [&](const Json& line) { return cell_of(line) == c; });
-  const std::filesystem::path orphan = unindexed_run(folder, c, index);
   if (earlier != index.rend() && !earlier->value("run", "").empty()) {
     report = resume_run(folder / earlier->value("run", ""), show);
-  } else if (!orphan.empty()) {
-    auto info = read_json_file(orphan / "run.json");
-    if (info && info->value("status", "") == "finished") {
-      auto summary = read_json_file(orphan / "summary.json");
-      return index_line(c, orphan.filename().string(), "finished",
-                        "found finished without its index line", summary ? *summary : Json(), 0);
-    }
+  } else if (const auto orphan = unindexed_run(folder, c, index); !orphan.empty()) {
+    if (auto finished = finished_line(c, orphan)) return *finished;
+    if (FileLock::holder_alive(orphan / "lock"))
+      return index_line(c, "", "failed",
+                        orphan.filename().string() + " is being written by another kopt (" +
+                            FileLock::holder(orphan / "lock") + ")",
+                        nullptr, 0);
     std::fprintf(stderr, "kopt campaign: %s resumes %s (it left no index line)\n",
                  c.label().c_str(), orphan.c_str());
     report = resume_run(orphan, show);
-    // A record that cannot be resumed (torn beyond repair) must not hold the cell forever: the
-    // cell starts again, unless another kopt is writing that run now.
-    if (!report &&
-        report.error().message.find("being written by another kopt") == std::string::npos) {
+    if (!report) {  // Torn beyond repair: the cell starts again rather than stay stuck.
       std::fprintf(stderr, "kopt campaign: %s cannot resume %s (%s): starting it again\n",
                    c.label().c_str(), orphan.c_str(), report.error().message.c_str());
       report = start_run(cell_config(args, c, bench), folder, show);

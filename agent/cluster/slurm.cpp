@@ -77,8 +77,16 @@ std::chrono::milliseconds poll_interval() {
   return std::chrono::milliseconds(static_cast<long>(1000 * std::clamp(seconds, 0.1, 600.0)));
 }
 
-// The last job submitted for this campaign, when Slurm still has it queued or running. A job
-// no command knows is asked about once more before it is taken as gone (a controller restarting).
+// The job's state, where a job no command knows is asked about once more, a poll later, before
+// it is taken as gone (a controller restarting answers nothing for a moment).
+std::string settled_state(const std::string& job) {
+  const std::string state = slurm_job_state(job);
+  if (state != "UNKNOWN") return state;
+  std::this_thread::sleep_for(poll_interval());
+  return slurm_job_state(job);
+}
+
+// The last job submitted for this campaign, when Slurm still has it queued or running.
 std::string live_job(const std::filesystem::path& jobs_file) {
   auto text = read_file(jobs_file);
   if (!text) return "";
@@ -87,13 +95,7 @@ std::string live_job(const std::filesystem::path& jobs_file) {
     auto parsed = parse_json(line, jobs_file.string());
     if (parsed && parsed->is_object()) last = parsed->value("job", "");
   }
-  if (last.empty()) return "";
-  std::string state = slurm_job_state(last);
-  if (state == "UNKNOWN") {
-    std::this_thread::sleep_for(poll_interval());
-    state = slurm_job_state(last);
-  }
-  return slurm_state_is_final(state) ? "" : last;
+  return last.empty() || slurm_state_is_final(settled_state(last)) ? "" : last;
 }
 
 // Why a pending job waits (squeue's reason: Resources, Priority, JobHeldAdmin, ...), or "".
@@ -104,20 +106,18 @@ std::string pending_reason(const std::string& job) {
 }
 
 // Waits until the job's state is final, saying each new state and each change of `progress`;
-// that state. A job no command knows is taken as ended only when two looks in a row say so.
+// that state.
 std::string wait_for_job(const std::string& job, const std::function<std::string()>& progress) {
-  std::string said, state;
-  int unknown = 0;
+  std::string said;
   while (true) {
-    state = slurm_job_state(job);
-    unknown = state == "UNKNOWN" ? unknown + 1 : 0;
+    const std::string state = settled_state(job);
     std::string reason = state == "PENDING" ? pending_reason(job) : "";
     const std::string now =
         state + (reason.empty() ? "" : " (" + reason + ")") + " · " + progress();
     if (now != said)
       std::fprintf(stderr, "kopt campaign: Slurm job %s %s\n", job.c_str(), now.c_str());
     said = now;
-    if (slurm_state_is_final(state) && (state != "UNKNOWN" || unknown >= 2)) return state;
+    if (slurm_state_is_final(state)) return state;
     std::this_thread::sleep_for(poll_interval());
   }
 }

@@ -5,7 +5,6 @@
 #include "agent/llm/chat_json.h"
 #include "agent/record/events.h"
 #include "util/files.h"
-#include "util/timing_lease.h"
 
 namespace kopt {
 
@@ -64,8 +63,6 @@ Json LiveEffects::compare(const std::string& candidate, const std::string& sourc
 }
 
 void LiveEffects::prebuild(const std::vector<std::string>& sources) {
-  // Compiles load the CPUs: beside other kopts' work, never during their timing.
-  const TimingLease work("kopt: building " + bench_.name, -1, LeaseKind::work);
   std::vector<std::thread> builders;
   for (const auto& source : sources)
     builders.emplace_back([this, &source] { executor_.build(bench_, source); });

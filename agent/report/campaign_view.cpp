@@ -4,20 +4,23 @@
 #include <cmath>
 #include <map>
 
+#include "tools/eval/stats.h"
+
 namespace kopt {
 
 namespace {
 
-double median(std::vector<double> values) {
-  if (values.empty()) return 0;
-  std::sort(values.begin(), values.end());
-  const size_t n = values.size();
-  return n % 2 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
-}
-
 double speedup(const Json& line, const char* field) {
   const Json& v = line.value(field, Json());
   return v.is_object() ? v.value("speedup", 0.0) : 0;
+}
+
+// The share of the human version's speedup reached, on a log scale: log(best) / log(human),
+// 1 when the best matches the human version, 0 when it is no faster than the original; null
+// without a human version faster than the original.
+Json human_share(double best, double human) {
+  if (best <= 0 || human <= 1) return nullptr;
+  return std::log(best) / std::log(human);
 }
 
 // Whether the best was not significantly slower than the human version, head to head.
@@ -68,10 +71,10 @@ struct Group {
             {"strategy", strategy},
             {"runs", runs.size()},
             {"finished", finished},
-            {"median_best_speedup", best.empty() ? Json() : Json(median(best))},
+            {"median_best_speedup", best.empty() ? Json() : Json(quantile(best, 0.5))},
             {"top", top.is_null() ? Json() : top.value("best", Json())},
-            {"median_human_speedup", human.empty() ? Json() : Json(median(human))},
-            {"median_human_share", shares.empty() ? Json() : Json(median(shares))},
+            {"median_human_speedup", human.empty() ? Json() : Json(quantile(human, 0.5))},
+            {"median_human_share", shares.empty() ? Json() : Json(quantile(shares, 0.5))},
             {"reached_human", reached},
             {"candidates", candidates},
             {"correct", correct},
@@ -126,11 +129,6 @@ Json overall(const Json& rows) {
 }
 
 }  // namespace
-
-Json human_share(double best, double human) {
-  if (best <= 0 || human <= 1) return nullptr;
-  return std::log(best) / std::log(human);
-}
 
 Json compare_campaign(const std::vector<Json>& latest_index_lines) {
   Json rows = Json::array();

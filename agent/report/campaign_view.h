@@ -16,9 +16,4 @@ inline constexpr const char* kCompareFormat = "kopt-compare/1";
 /// Each row has its runs (seed, run folder, status, best speedup) under "seeds".
 Json compare_campaign(const std::vector<Json>& latest_index_lines);
 
-/// The share of the human version's speedup reached, on a log scale: log(best) / log(human),
-/// 1 when the best matches the human version, 0 when it is no faster than the original; null
-/// without a human version faster than the original.
-Json human_share(double best, double human);
-
 }  // namespace kopt

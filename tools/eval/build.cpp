@@ -12,6 +12,7 @@
 #include "util/hash.h"
 #include "util/paths.h"
 #include "util/strings.h"
+#include "util/timing_lease.h"
 
 namespace kopt {
 
@@ -225,6 +226,8 @@ BuildOutcome Builder::build(const Benchmark& bench, const std::string& kernel_so
     return cached;
   }
   fs::create_directories(entry.parent_path());
+  // A compile loads the CPUs: beside other kopts' work, never during their timing.
+  const TimingLease work("kopt: building " + bench.name, -1, LeaseKind::work);
   TempDir workspace("build-", ctx_.work_root);
   const std::string kernel = workspace_kernel_name(bench);
   if (auto st = stage_build_workspace(bench, workspace.path(), kernel_source); !st) {

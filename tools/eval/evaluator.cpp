@@ -1,7 +1,5 @@
 #include "tools/eval/evaluator.h"
 
-#include "util/timing_lease.h"
-
 #include <algorithm>
 #include <chrono>
 #include <random>
@@ -184,8 +182,6 @@ void check_and_time_with_files(const ExecutionContext& ctx, const Benchmark& ben
 void run_stages(const ExecutionContext& ctx, Builder& builder, const Benchmark& bench,
                 const EvalRequest& request, const ProgressFn& progress, Evaluation& e) {
   progress("build");
-  std::optional<TimingLease> work;  // Builds beside other kopts' work, never their timing.
-  work.emplace("kopt: building " + bench.name, -1, LeaseKind::work);
   e.build = builder.build(bench, request.source);
   if (!e.build.ok)
     return set_verdict(e, e.build.rejected() ? verdict::kRejected : verdict::kBuildFailed,
@@ -206,7 +202,6 @@ void run_stages(const ExecutionContext& ctx, Builder& builder, const Benchmark& 
                          "the baseline " + e.baseline + " does not build: " + baseline.failure);
     binaries.baseline = baseline.binary;
   }
-  work.reset();
   progress("check");
   if (bench.language == Language::cuda)
     check_and_time_with_files(ctx, bench, request, progress, binaries, e);
