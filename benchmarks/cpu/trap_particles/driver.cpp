@@ -18,9 +18,13 @@ class TrapParticles : public kopt_bench::Problem {
     rng.fill(charge_, -2.0, 2.0);
     dt_ = rng.uniform(0.005, 0.02);
     steps_ = 50;
+    // kernel.h takes any trap strength and drag: a kernel that hard-codes the ones a driver
+    // always passes would otherwise never be caught.
+    stiffness_ = rng.uniform(0.5, 5.0);
+    drag_ = rng.uniform(0.0, 0.3);
   }
   // 0: no step at all (the inputs come back); 1: one step, all particles at one point, no
-  // charge; 2: an odd number of steps (7) and a large time step.
+  // charge, no drag; 2: an odd number of steps (7) and a large time step.
   int edge_cases() const override { return 3; }
   void fill_edge(kopt_bench::Rng& rng, int k) override {
     fill(rng);
@@ -28,18 +32,19 @@ class TrapParticles : public kopt_bench::Problem {
     if (k == 1) {
       std::fill(pos_.begin(), pos_.end(), rng.uniform(-1, 1));
       std::fill(charge_.begin(), charge_.end(), 0.0);
+      drag_ = 0;
     }
     if (k == 2) dt_ = 0.2;
   }
   void call() override {
-    trap_particles(pos_.data(), vel_.data(), mass_.data(), charge_.data(), n_, steps_, dt_, 3.0,
-                   0.1, pos_out_.data(), vel_out_.data());
+    trap_particles(pos_.data(), vel_.data(), mass_.data(), charge_.data(), n_, steps_, dt_,
+                   stiffness_, drag_, pos_out_.data(), vel_out_.data());
   }
 
  private:
   long n_;
   std::vector<double> pos_, vel_, mass_, charge_, pos_out_, vel_out_;
-  double dt_ = 0;
+  double dt_ = 0, stiffness_ = 3, drag_ = 0.1;
   int steps_ = 50;
 };
 
