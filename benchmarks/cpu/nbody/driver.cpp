@@ -12,7 +12,8 @@ class Nbody : public kopt_bench::Problem {
       for (int d = 0; d < 3; ++d) body_[4 * i + d] = rng.uniform(0.0, 1.0);
       body_[4 * i + 3] = rng.uniform(0.5, 1.5) / static_cast<double>(n_);
     }
-    eps_ = 0.01;
+    // kernel.h takes any softening eps > 0: drawn, so a kernel that hard-codes one is caught.
+    eps_ = rng.uniform(0.002, 0.05);
   }
   // 0: every body at one point (all accelerations 0); 1: positions spread over [-1000, 1000)
   // with some massless bodies; 2: pairs of bodies at the same point; 3: softening 0.3.
