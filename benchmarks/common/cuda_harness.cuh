@@ -325,7 +325,7 @@ inline void prepare_call(Device& device, const Problem& problem) {
 inline void run_check(Device& device, Problem& problem, const Options& o, int& max_threads) {
   OutputFile file(o.out);
   HostOutputs host(problem.outputs());
-  for_each_check_input(problem, o.seeds, [&](uint64_t label) {
+  for_each_check_input(problem, o.seeds, o.edges, [&](uint64_t label) {
     prepare_call(device, problem);
     problem.call();
     KOPT_CUDA_CHECK_LAUNCH("kernel launch");

@@ -264,6 +264,7 @@ struct Options {
   std::vector<int> capture;
   std::string out;
   std::string report;
+  bool edges = true;  ///< Check mode: the edge cases after the seeds (--edges no: the seeds only).
 };
 
 inline std::vector<uint64_t> parse_list(const char* text) {
@@ -299,6 +300,8 @@ inline Options parse_options(int argc, char** argv) {
       o.out = value;
     else if (flag == "--report")
       o.report = value;
+    else if (flag == "--edges")
+      o.edges = std::string(value) != "no";
     else
       OutputFile::die("unknown option " + flag);
   }
@@ -334,17 +337,17 @@ inline int64_t now_ns() {
 inline constexpr uint64_t kEdgeLabel = uint64_t{1} << 63;
 
 /// Fills `problem` with each input check mode uses, in its order — every seed, then every edge
-/// case — and calls `call_and_record(label)` after each fill. One order for every device: the
-/// CPU and the CUDA harness both check through it.
+/// case (unless `edges` is false) — and calls `call_and_record(label)` after each fill. One order
+/// for every device: the CPU and the CUDA harness both check through it.
 template <class AnyProblem, class CallAndRecord>
-void for_each_check_input(AnyProblem& problem, const std::vector<uint64_t>& seeds,
+void for_each_check_input(AnyProblem& problem, const std::vector<uint64_t>& seeds, bool edges,
                           CallAndRecord&& call_and_record) {
   for (uint64_t seed : seeds) {
     Rng rng(seed);
     problem.fill(rng);
     call_and_record(seed);
   }
-  for (int k = 0; k < problem.edge_cases(); ++k) {
+  for (int k = 0; edges && k < problem.edge_cases(); ++k) {
     Rng rng(seeds.front() + static_cast<uint64_t>(k) + 1);
     problem.fill_edge(rng, k);
     call_and_record(kEdgeLabel | static_cast<uint64_t>(k));
@@ -352,7 +355,7 @@ void for_each_check_input(AnyProblem& problem, const std::vector<uint64_t>& seed
 }
 
 inline void run_check(Problem& problem, const Options& o, OutputFile& file, int& max_threads) {
-  for_each_check_input(problem, o.seeds, [&](uint64_t label) {
+  for_each_check_input(problem, o.seeds, o.edges, [&](uint64_t label) {
     poison(problem.outputs());
     problem.call();
     if (int t = thread_count(); t > max_threads) max_threads = t;

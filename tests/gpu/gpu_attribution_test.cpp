@@ -25,9 +25,11 @@ class FakeLineMapper : public SassLineMapper {
                                 uint64_t pc) override {
     auto it = lines.find({function, pc});
     if (it == lines.end()) return fail("no line for " + function);
-    return SourceLocation{"kernel.cu", "/gone", it->second};
+    const auto file = files.find(function);
+    return SourceLocation{file == files.end() ? "kernel.cu" : file->second, "/gone", it->second};
   }
   std::map<std::pair<std::string, uint64_t>, uint32_t> lines;
+  std::map<std::string, std::string> files;  ///< Functions not in kernel.cu.
 };
 
 PcSample pc(const std::string& function, uint64_t offset, std::map<std::string, uint64_t> stalls,
@@ -124,6 +126,18 @@ TEST_F(AttributionTest, SummaryShowsTopLinesWithCodeShareAndTopThreeStalls) {
   EXPECT_EQ(text.find("kernel.cu:9"), std::string::npos) << "only the top 2 lines";
   EXPECT_NE(text.find("not attributed to a line: 1.2%"), std::string::npos) << text;
   EXPECT_NE(text.find("gemm(float*) 93.8%"), std::string::npos) << text;
+}
+
+TEST_F(AttributionTest, TheHarnesssOwnKernelsAndLinesAreLeftOutOfTheSummary) {
+  const std::string poison = "_ZN10kopt_bench4cuda6detail11fill_kernelIjEEvPT_mS3_";
+  mapper_.lines[{poison, 0x10}] = 133;
+  mapper_.files[poison] = "cuda_harness.cuh";
+  data_.pcs.push_back(pc(poison, 0x10, {{kWait, 600}}));
+  const std::string text = summarize(attribute(data_, mapper_, sources_), 2);
+  EXPECT_NE(text.find("samples in 2 kernels"), std::string::npos) << text;
+  EXPECT_EQ(text.find("kopt_bench"), std::string::npos) << text;
+  EXPECT_EQ(text.find("cuda_harness.cuh"), std::string::npos) << text;
+  EXPECT_NE(text.find("kernel.cu:3"), std::string::npos) << text;
 }
 
 TEST_F(AttributionTest, NoSamplesSaysSo) {

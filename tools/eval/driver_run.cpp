@@ -33,6 +33,7 @@ std::vector<std::string> driver_args(const DriverRequest& r) {
                                    "--report",
                                    "report.json"};
   if (r.mode != "run") args.insert(args.end(), {"--out", "out.bin"});
+  if (r.mode == "check" && !r.edges) args.insert(args.end(), {"--edges", "no"});
   if (r.mode != "check")
     args.insert(args.end(),
                 {"--warmup", std::to_string(r.warmup), "--reps", std::to_string(r.reps)});
@@ -131,6 +132,8 @@ DriverRun run_driver(const ExecutionContext& ctx, const Benchmark& bench, const 
   SandboxPolicy policy = ctx.policy;
   const uint64_t cpu_seconds = 2 * static_cast<uint64_t>(request.timeout.count() / 1000) + 10;
   policy.limits = candidate_limits(request.memory_bytes, cpu_seconds * 4);
+  // A GPU's outputs at the time size can pass 1 GiB (an n x n grid of 16384^2 floats).
+  if (bench.language == Language::cuda) policy.limits.file_size_bytes = 16ull << 30;
   if (bench.language == Language::cuda)
     for (const auto& entry : fs::directory_iterator("/dev", ec))
       if (starts_with(entry.path().filename().string(), "nvidia"))

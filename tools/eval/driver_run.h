@@ -30,6 +30,7 @@ struct DriverRequest {
   std::vector<int> capture;
   std::chrono::milliseconds timeout{60000};
   uint64_t memory_bytes = 0;  ///< Address-space limit; 0 for none (CUDA needs none).
+  bool edges = true;          ///< Check mode: the edge cases after the seeds.
 };
 
 /// What the driver did.

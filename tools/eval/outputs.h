@@ -51,8 +51,10 @@ inline size_t byte_size(const ArrayView& array) {
   return array.count * dtype_bytes(array.dtype);
 }
 
-/// The largest output file read_outputs reads (a file is refused past it, never truncated).
-inline constexpr size_t kMaxOutputFileBytes = size_t{1} << 30;
+/// The largest output file read_outputs reads (a file is refused past it, never truncated): the
+/// file-size limit of a CUDA driver (tools/eval/driver_run.cpp), since a GPU's timed outputs can
+/// pass 1 GiB (an H100 run of transpose_cuda wrote more).
+inline constexpr size_t kMaxOutputFileBytes = size_t{16} << 30;
 
 /// Reads an output file (a regular file, at most kMaxOutputFileBytes); a short or malformed
 /// file is an Error saying where it ends.

@@ -9,6 +9,7 @@
 #include <set>
 
 #include "tools/eval/static_check.h"
+#include "tools/profile/gpu_format.h"
 #include "util/files.h"
 #include "util/strings.h"
 
@@ -153,18 +154,22 @@ std::string summarize(const GpuAttribution& profile, int top_lines) {
   if (profile.samples == 0) return "GPU PC sampling: no samples (did the kernel run?)\n";
   uint64_t stall_total = 0;
   for (const auto& [reason, samples] : profile.stalls) stall_total += samples;
-  std::string text =
-      fmt::format("GPU PC sampling (CUPTI): {} samples in {} kernel{}\n", profile.samples,
-                  profile.functions.size(), profile.functions.size() == 1 ? "" : "s");
+  // The harness's own kernels (poisoning the outputs between calls) are not the candidate's.
   std::vector<std::string> kernels;
   for (const auto& function : profile.functions)
-    kernels.push_back(
-        fmt::format("{} {:.1f}%", clip(function.demangled, 60), 100 * function.share));
+    if (!gpu_format::is_harness_kernel(function.demangled))
+      kernels.push_back(
+          fmt::format("{} {:.1f}%", clip(function.demangled, 60), 100 * function.share));
+  std::string text = fmt::format("GPU PC sampling (CUPTI): {} samples in {} kernel{}\n",
+                                 profile.samples, kernels.size(), kernels.size() == 1 ? "" : "s");
   text += "kernels: " + join(kernels, "; ") + "\n";
   text += "stall reasons overall: " + top_stalls(profile.stalls, stall_total, 4) + "\n";
   text += "top lines (share of samples, code, top stall reasons of the line):\n";
-  for (size_t i = 0; i < profile.lines.size() && i < static_cast<size_t>(top_lines); ++i) {
+  for (size_t i = 0, shown = 0; i < profile.lines.size() && shown < static_cast<size_t>(top_lines);
+       ++i) {
     const GpuLine& line = profile.lines[i];
+    if (line.file == "cuda_harness.cuh") continue;
+    ++shown;
     text += fmt::format("  {}:{} {:5.1f}%  {}  | {}\n", line.file, line.line, 100 * line.share,
                         line.code.empty() ? "?" : clip(line.code, kMaxCodeWidth),
                         top_stalls(line.stalls, line.samples, 3));

@@ -3,7 +3,16 @@
 // docs/gpu-profiling.md describes every field.
 #pragma once
 
+#include <string_view>
+
 namespace kopt::gpu_format {
+
+/// Whether a (mangled or demangled) kernel name is one of the harness's own (the poisoning of
+/// the outputs between calls, benchmarks/common/cuda_harness.cuh), not the benchmark's: profiles
+/// and measured rooflines leave those out.
+inline bool is_harness_kernel(std::string_view name) {
+  return name.find("kopt_bench") != std::string_view::npos;
+}
 
 /// The variable CUDA reads to load an injection library.
 inline constexpr const char* kInjectionVariable = "CUDA_INJECTION64_PATH";

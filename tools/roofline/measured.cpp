@@ -7,6 +7,7 @@
 #include "tools/benchmark/expression.h"
 #include "tools/eval/driver_run.h"
 #include "tools/eval/stats.h"
+#include "tools/profile/gpu_format.h"
 #include "tools/profile/gpu_profile.h"
 #include "util/files.h"
 
@@ -98,6 +99,7 @@ Result<MeasuredWork> measure_gpu_work(EvaluationExecutor& executor, const Execut
   measured.reps = options.reps;
   measured.total.kernel = bench.name;
   for (const auto& k : counters.kernels) {
+    if (gpu_format::is_harness_kernel(k.kernel)) continue;
     KernelCounters c{k.kernel,       k.duration_ns * 1e-9, k.dram_bytes,
                      k.fp32_flops(), k.fp64_flops(),       k.integer};
     measured.kernels.push_back(c);
