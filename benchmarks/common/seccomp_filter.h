@@ -34,6 +34,9 @@
 #include <initializer_list>
 #include <vector>
 
+/// The end of the program's image (its bss), defined by the linker for every executable.
+extern "C" char _end[];
+
 namespace kopt_bench {
 
 /// Exit status when the filter cannot be installed (the kernel is then never called).
@@ -52,10 +55,7 @@ inline constexpr uint32_t kArch = AUDIT_ARCH_AARCH64;
 /// System calls allowed with any arguments: memory, waiting, threads' own bookkeeping, time,
 /// and the end of a thread or the process.
 inline constexpr long kAllowed[] = {
-    SYS_munmap,
-    SYS_mremap,
     SYS_brk,
-    SYS_madvise,
     SYS_futex,
     SYS_sched_yield,
     SYS_sched_getaffinity,
@@ -112,6 +112,9 @@ inline constexpr SyscallName kNames[] = {
     {SYS_rt_sigaction, "rt_sigaction"},
     {SYS_mmap, "mmap"},
     {SYS_mprotect, "mprotect"},
+    {SYS_munmap, "munmap"},
+    {SYS_mremap, "mremap"},
+    {SYS_madvise, "madvise"},
     {SYS_ioctl, "ioctl"},
     {SYS_prctl, "prctl"},
     {SYS_seccomp, "seccomp"},
@@ -119,6 +122,14 @@ inline constexpr SyscallName kNames[] = {
     {SYS_newfstatat, "newfstatat"},
     {SYS_uname, "uname"},
 };
+
+/// The first page past the program's own image (code, relocations, data, bss): its linker-made
+/// end symbol, rounded up to a page.
+inline uint64_t program_image_end() {
+  const auto end = reinterpret_cast<uint64_t>(&_end[0]);
+  const auto page = static_cast<uint64_t>(sysconf(_SC_PAGESIZE));
+  return (end + page - 1) / page * page;
+}
 
 inline sock_filter stmt(uint16_t code, uint32_t k) {
   return BPF_STMT(code, k);
@@ -143,14 +154,6 @@ class Program {
   void allow(long nr) {
     code_.push_back(jump(BPF_JMP | BPF_JEQ | BPF_K, static_cast<uint32_t>(nr), 0, 1));
     code_.push_back(stmt(BPF_RET | BPF_K, SECCOMP_RET_ALLOW));
-  }
-  /// nr == N and (arg & mask) == 0 (both halves of a 64-bit argument for mask's low half).
-  void allow_if_bits_clear(long nr, int arg, uint32_t mask) {
-    code_.push_back(jump(BPF_JMP | BPF_JEQ | BPF_K, static_cast<uint32_t>(nr), 0, 4));
-    code_.push_back(stmt(BPF_LD | BPF_W | BPF_ABS, arg_low(arg)));
-    code_.push_back(jump(BPF_JMP | BPF_JSET | BPF_K, mask, 1, 0));
-    code_.push_back(stmt(BPF_RET | BPF_K, SECCOMP_RET_ALLOW));
-    load_nr();
   }
   /// nr == N and (arg & mask) == mask.
   void allow_if_bits_set(long nr, int arg, uint32_t mask) {
@@ -179,6 +182,31 @@ class Program {
     code_.push_back(stmt(BPF_RET | BPF_K, SECCOMP_RET_ALLOW));
     load_nr();
   }
+  /// nr == N and arg 0 (an address) >= floor and (arg `flag_arg` & mask) == 0 (low half).
+  void allow_above(long nr, uint64_t floor, int flag_arg = 0, uint32_t mask = 0) {
+    const auto floor_high = static_cast<uint32_t>(floor >> 32);
+    const auto floor_low = static_cast<uint32_t>(floor);
+    code_.push_back(jump(BPF_JMP | BPF_JEQ | BPF_K, static_cast<uint32_t>(nr), 0, 8));
+    code_.push_back(stmt(BPF_LD | BPF_W | BPF_ABS, arg_low(flag_arg)));
+    code_.push_back(jump(BPF_JMP | BPF_JSET | BPF_K, mask, 6, 0));  // A flag: refused.
+    code_.push_back(stmt(BPF_LD | BPF_W | BPF_ABS, arg_high(0)));
+    code_.push_back(jump(BPF_JMP | BPF_JGT | BPF_K, floor_high, 3, 0));  // Above: allowed.
+    code_.push_back(jump(BPF_JMP | BPF_JEQ | BPF_K, floor_high, 0, 3));  // Below: refused.
+    code_.push_back(stmt(BPF_LD | BPF_W | BPF_ABS, arg_low(0)));
+    code_.push_back(jump(BPF_JMP | BPF_JGE | BPF_K, floor_low, 0, 1));
+    code_.push_back(stmt(BPF_RET | BPF_K, SECCOMP_RET_ALLOW));
+    load_nr();
+  }
+  /// nr == N and (arg a & mask_a) == 0 and (arg b & mask_b) == 0 (low halves).
+  void allow_if_both_clear(long nr, int a, uint32_t mask_a, int b, uint32_t mask_b) {
+    code_.push_back(jump(BPF_JMP | BPF_JEQ | BPF_K, static_cast<uint32_t>(nr), 0, 5));
+    code_.push_back(stmt(BPF_LD | BPF_W | BPF_ABS, arg_low(a)));
+    code_.push_back(jump(BPF_JMP | BPF_JSET | BPF_K, mask_a, 3, 0));
+    code_.push_back(stmt(BPF_LD | BPF_W | BPF_ABS, arg_low(b)));
+    code_.push_back(jump(BPF_JMP | BPF_JSET | BPF_K, mask_b, 1, 0));
+    code_.push_back(stmt(BPF_RET | BPF_K, SECCOMP_RET_ALLOW));
+    load_nr();
+  }
   void push(sock_filter insn) { code_.push_back(insn); }
   std::vector<sock_filter>& code() { return code_; }
 
@@ -200,9 +228,17 @@ inline std::vector<sock_filter> build_filter(std::vector<int> writable_fds,
   p.push(stmt(BPF_RET | BPF_K, SECCOMP_RET_KILL_PROCESS));
 #endif
   for (long nr : kAllowed) p.allow(nr);
-  // New mappings and protections never executable: no code is made at run time.
-  p.allow_if_bits_clear(SYS_mmap, 2, PROT_EXEC);
-  p.allow_if_bits_clear(SYS_mprotect, 2, PROT_EXEC);
+  // New mappings and protections never executable: no code is made at run time. Nothing at or
+  // below the end of the program's own image is unmapped, remapped, re-protected or advised
+  // away, and no mapping is placed at a fixed address: the driver is linked with full RELRO, so
+  // its relocation table, like its code, stays read-only (a kernel cannot redirect the
+  // harness's calls into its own code). The heap and every other mapping lie above the image.
+  const uint64_t image_end = program_image_end();
+  p.allow_if_both_clear(SYS_mmap, 2, PROT_EXEC, 3, MAP_FIXED);
+  p.allow_above(SYS_mprotect, image_end, 2, PROT_EXEC);
+  p.allow_above(SYS_munmap, image_end);
+  p.allow_above(SYS_madvise, image_end);
+  p.allow_above(SYS_mremap, image_end, 3, MREMAP_FIXED);
   // Threads only for OpenMP's pool (a driver built with -fopenmp), never a new process; a
   // sequential benchmark's kernel has no reason to make a thread, which could only work outside
   // the measured window. clone3 hides its flags in memory, so it answers ENOSYS and the C

@@ -217,7 +217,7 @@ BuildOutcome Builder::build(const Benchmark& bench, const std::string& kernel_so
   }
   outcome.toolchain = tc->fingerprint;
   Hasher hasher;
-  hasher.add("build-v2").add(kernel_source).add(bench.hash).add(tc->fingerprint);
+  hasher.add("build-v3").add(kernel_source).add(bench.hash).add(tc->fingerprint);
   for (const auto& file : fixed_build_files(bench)) hasher.add_file(file);
   outcome.key = hasher.hex();
   const fs::path entry = ctx_.cache_root / "builds" / outcome.key;

@@ -18,6 +18,7 @@
 
 #include "sandbox/sandbox.h"
 #include "tools/eval/driver_run.h"
+#include "util/entropy.h"
 #include "util/proc_view.h"
 #include "util/strings.h"
 
@@ -235,7 +236,7 @@ bool DriverSession::await_ready(const std::vector<DriverSession*>& sessions, Clo
 
 bool DriverSession::go(double timeout_seconds, BlockTiming& timing) {
   std::vector<std::string> words;
-  const std::string nonce = std::to_string(nonces_());
+  const std::string nonce = std::to_string(unpredictable_u64());
   const std::optional<double> cpu_before = cpu_seconds();  // Read before the clock starts...
   const double start = realtime_now();
   if (!send("go " + nonce) || !expect("done", timeout_seconds, words)) return false;
@@ -243,8 +244,9 @@ bool DriverSession::go(double timeout_seconds, BlockTiming& timing) {
   // this process wakes up, the interval is the driver's.
   const double done = line_stamp_;
   timing.kernel_seconds = std::max(0.0, done - start);
-  if (const auto cpu_after = cpu_seconds(); cpu_before && cpu_after)  // ... and after it stops.
-    timing.window_cpu = *cpu_after - *cpu_before;
+  const std::optional<double> cpu_after = cpu_seconds();  // ... and after it stops.
+  if (cpu_before && cpu_after) timing.window_cpu = *cpu_after - *cpu_before;
+  if (cpu_before && cpu_at_rest_) timing.outside_cpu = *cpu_before - *cpu_at_rest_;
   if (words.size() != 2 || words[1] != nonce)
     return fail_with("protocol",
                      "a 'done' reply without this block's nonce: the harness did not "
@@ -266,6 +268,8 @@ bool DriverSession::go(double timeout_seconds, BlockTiming& timing) {
     return fail_with("protocol",
                      "a 'stored' reply without this block's nonce: the harness did "
                      "not write it (a reply forged by the kernel)");
+  // Idle now, waiting for the next command: the CPU time read here is not racing the store.
+  cpu_at_rest_ = cpu_seconds();
   timing.threads = std::atoi(words[2].c_str());
   if (timing.threads < 1)
     return fail_with("thread",

@@ -13,7 +13,6 @@
 #include <filesystem>
 #include <memory>
 #include <optional>
-#include <random>
 #include <string>
 #include <vector>
 
@@ -32,6 +31,9 @@ struct BlockTiming {
   double store_seconds = 0;   ///< "done" to "stored": outputs copied into shared memory.
   int threads = 0;            ///< Threads alive after the calls (the harness's count).
   double window_cpu = -1;     ///< CPU seconds of the process from "go" to "done" (-1: unseen).
+  /// CPU seconds of the process since the previous block's "stored" up to this "go": filling
+  /// the inputs, and anything else it ran outside the windows (-1: unseen).
+  double outside_cpu = -1;
 };
 
 /// A failure of the driver process: a category ("crash", "timeout", "oom", "protocol", ...)
@@ -122,9 +124,9 @@ class DriverSession {
   long size_ = 0;
   int filled_ = 0;
   int threads_at_start_ = 0;
+  std::optional<double> cpu_at_rest_;  ///< The process's CPU time after the last "stored".
   uint64_t memory_bytes_ = 0;
   SessionFailure failure_;
-  std::mt19937_64 nonces_{std::random_device{}()};
 };
 
 }  // namespace kopt

@@ -10,6 +10,7 @@
 #include "tools/eval/driver_session.h"
 #include "tools/eval/file_protocol.h"
 #include "tools/eval/plausibility.h"
+#include "util/entropy.h"
 #include "util/files.h"
 #include "util/hash.h"
 #include "util/timing_lease.h"
@@ -224,8 +225,9 @@ Evaluation LocalEvaluator::evaluate(const Benchmark& bench, const EvalRequest& r
   e.sandbox = describe(ctx_.policy);
   e.environment = ctx_.run_env;
   e.started = now_iso8601();
-  std::mt19937_64 rng(request.seed ? *request.seed
-                                   : std::random_device{}() * 0x9e3779b97f4a7c15ULL);
+  // The check's seeds come from --seed when one is given (a reproducible check); otherwise, like
+  // every timed call's seed (FreshSeeds in timing.cpp), from the operating system.
+  std::mt19937_64 rng(request.seed ? *request.seed : unpredictable_u64());
   e.check_seeds = draw_seeds(rng, bench.seeds);
   e.timing_seed = draw_seeds(rng, 1).front();
   run_stages(

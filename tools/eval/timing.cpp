@@ -4,12 +4,12 @@
 #include <chrono>
 #include <cmath>
 #include <nlohmann/json.hpp>
-#include <random>
 #include <unordered_set>
 
 #include <fmt/format.h>
 
 #include "tools/eval/driver_session.h"
+#include "util/entropy.h"
 #include "util/timing_lease.h"
 
 namespace kopt {
@@ -18,26 +18,28 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-// Seeds no call of this evaluation has seen, from a generator the candidate cannot predict.
+// Seeds no call of this evaluation has seen, each from the operating system's generator: a
+// kernel that reads every seed it is given (the commands pass through its process) still cannot
+// tell the next one, so it cannot compute a timed call's outputs ahead of the call. The first is
+// the evaluation's recorded timing seed.
 class FreshSeeds {
  public:
-  FreshSeeds(uint64_t seed, const std::vector<uint64_t>& used)
-      : rng_(seed), used_(used.begin(), used.end()) {}
+  FreshSeeds(uint64_t first, const std::vector<uint64_t>& used)
+      : first_(first), used_(used.begin(), used.end()) {}
   std::vector<uint64_t> next(int count) {
     std::vector<uint64_t> seeds;
-    while (static_cast<int>(seeds.size()) < count)
-      if (uint64_t s = rng_(); used_.insert(s).second) seeds.push_back(s);
+    while (static_cast<int>(seeds.size()) < count) {
+      const uint64_t s = first_pending_ ? first_ : unpredictable_u64();
+      first_pending_ = false;
+      if (used_.insert(s).second) seeds.push_back(s);
+    }
     return seeds;
   }
 
  private:
-  std::mt19937_64 rng_;
+  uint64_t first_;
+  bool first_pending_ = true;
   std::unordered_set<uint64_t> used_;
-};
-
-// One pair: both sides fill side by side, then their blocks run one after the other.
-struct Pair {
-  BlockTiming baseline, candidate;
 };
 
 class PairRunner {
@@ -112,6 +114,74 @@ double store_excess(const Pair& p, const TimingOptions& options) {
   const double call = p.candidate.kernel_seconds / std::max(1, p.candidate.calls);
   return store_per_call(p.candidate) - store_per_call(p.baseline) -
          (options.store_tolerance * call + options.store_floor_seconds);
+}
+
+// The CPU time the candidate's process used outside its window beyond the baseline's (the same
+// harness work on the same inputs), pair by pair; 0 where either side was unseen.
+std::vector<double> outside_cpu_surplus(const std::vector<Pair>& pairs) {
+  std::vector<double> surplus;
+  for (const auto& p : pairs)
+    surplus.push_back(p.candidate.outside_cpu < 0 || p.baseline.outside_cpu < 0
+                          ? 0
+                          : p.candidate.outside_cpu - p.baseline.outside_cpu);
+  return surplus;
+}
+
+}  // namespace
+
+// What each pair's candidate block is charged for work outside its window. The candidate's
+// process does the same harness work on the same inputs as the baseline's, so its surplus CPU
+// time is noise, as often negative as positive, plus whatever work the kernel moved out of its
+// calls. All of the surplus is charged, less the allowance (TimingOptions::
+// outside_cpu_allowance): its mean in every pair, except that a pair standing out from the rest
+// (beyond the median by three robust standard deviations) is charged its own excess instead of
+// spreading it. Work moved out of the calls thus earns nothing however it is spread over the
+// pairs, and the noise costs an honest candidate only its mean, which tends to zero.
+std::vector<double> outside_cpu_charges(const std::vector<Pair>& pairs,
+                                        const TimingOptions& options) {
+  const std::vector<double> surplus = outside_cpu_surplus(pairs);
+  if (surplus.empty()) return {};
+  const double middle = upper_median(surplus);
+  std::vector<double> deviation;
+  for (double s : surplus) deviation.push_back(std::abs(s - middle));
+  const double cap = middle + 3 * 1.4826 * upper_median(deviation);
+  double capped_sum = 0;
+  for (double s : surplus) capped_sum += std::min(s, cap);
+  const double systematic = capped_sum / static_cast<double>(surplus.size());
+  std::vector<double> charges;
+  for (size_t i = 0; i < pairs.size(); ++i) {
+    const double standing_out = std::max(0.0, surplus[i] - cap);
+    const double allowance = options.outside_cpu_allowance * pairs[i].candidate.kernel_seconds +
+                             options.outside_cpu_floor_seconds;
+    charges.push_back(std::max(0.0, systematic + standing_out - allowance));
+  }
+  return charges;
+}
+
+namespace {
+
+// The pairs' log-ratios with the candidate's blocks charged for work outside their window:
+// a store phase longer than the baseline's (store_excess), or CPU time outside the window
+// (outside_cpu_charges), whichever is larger (the CPU surplus covers the store phase's own).
+// Work deferred to the outputs' first touch, or moved out of the calls, then earns nothing.
+std::vector<double> charged_log_ratios(const std::vector<Pair>& pairs, const TimingOptions& options,
+                                       TimingOutcome& out) {
+  const std::vector<double> cpu = outside_cpu_charges(pairs, options);
+  out.outside_cpu_surplus = outside_cpu_surplus(pairs);
+  out.outside_cpu_charged = cpu;
+  std::vector<double> ratios;
+  out.store_charged_pairs = out.cpu_charged_pairs = 0;
+  out.charged_seconds = 0;
+  for (size_t i = 0; i < pairs.size(); ++i) {
+    const Pair& p = pairs[i];
+    const double store = std::max(0.0, store_excess(p, options)) * p.candidate.calls;
+    const double charge = std::max(store, cpu[i]);
+    out.store_charged_pairs += store > 0;
+    out.cpu_charged_pairs += cpu[i] > 0;
+    out.charged_seconds += charge;
+    ratios.push_back(std::log(p.baseline.kernel_seconds / (p.candidate.kernel_seconds + charge)));
+  }
+  return ratios;
 }
 
 double untimed_per_call(const BlockTiming& b) {
@@ -223,6 +293,28 @@ bool cpu_outside_ok(const std::vector<Pair>& pairs, double candidate_cpu, double
                   out.candidate_cpu_outside, out.baseline_cpu_outside));
 }
 
+// The CPU charges (time_candidate) took the gain out of work moved outside the window; when
+// the surplus is beyond doubt (its mean less three standard errors) at least half the
+// candidate's block, the work was moved out on purpose, and the verdict names it instead of
+// reporting a charged ratio.
+bool charged_work_ok(const std::vector<Pair>& pairs, TimingOutcome& out, PairRunner& runner) {
+  const std::vector<double>& surplus = out.outside_cpu_surplus;
+  if (surplus.size() < 8) return true;
+  double sum = 0, squares = 0, blocks = 0;
+  for (double s : surplus) sum += s, squares += s * s;
+  for (const auto& p : pairs) blocks += p.candidate.kernel_seconds;
+  const double n = static_cast<double>(surplus.size()), mean = sum / n;
+  const double error = std::sqrt(std::max(0.0, squares / n - mean * mean) / (n - 1));
+  if (mean - 3 * error < 0.5 * blocks / static_cast<double>(pairs.size())) return true;
+  return runner.stop(
+      "deferred",
+      fmt::format("the candidate's process used {:.3g} ms more CPU time than the baseline's "
+                  "outside its timed calls in each pair (+-{:.2g} ms), for the same harness "
+                  "work, while its calls take {:.3g} ms a pair: work moved out of the measured "
+                  "window",
+                  mean * 1e3, error * 1e3, blocks / static_cast<double>(pairs.size()) * 1e3));
+}
+
 // Calls per block: the slower side's block lasts about block_seconds, within the copy limits.
 int calls_per_block(const Pair& calibration, const TimingOptions& options, size_t stride) {
   const double slower =
@@ -283,12 +375,6 @@ TimingOutcome time_candidate(const Benchmark& bench, CheckSides& sides, uint64_t
     pairs.push_back(pair);
     out.baseline.push_back({pair.baseline.kernel_seconds / calls});
     out.candidate.push_back({pair.candidate.kernel_seconds / calls});
-    // A store phase longer than the baseline's (past the tolerance) counts as the candidate's
-    // time: work deferred until the outputs are first touched earns nothing.
-    const double charge = std::max(0.0, store_excess(pair, options)) * calls;
-    if (charge > 0) ++out.store_charged_pairs;
-    out.log_ratios.push_back(
-        std::log(pair.baseline.kernel_seconds / (pair.candidate.kernel_seconds + charge)));
     out.rounds = static_cast<int>(pairs.size());
     const double elapsed = std::chrono::duration<double>(Clock::now() - timed_start).count();
     // A budget look needs enough pairs to be able to decide (10 at alpha 0.01 over 3 looks).
@@ -296,6 +382,7 @@ TimingOutcome time_candidate(const Benchmark& bench, CheckSides& sides, uint64_t
                        out.rounds >= std::max(8, options.plan.min_decisive_pairs());
     if (!options.plan.is_look(out.rounds) && !spent) continue;
     ++out.looks;
+    out.log_ratios = charged_log_ratios(pairs, options, out);  // The charges seen so far.
     const PairedResult look = wilcoxon_paired(out.log_ratios, out.alpha_per_look);
     summarize(out, look, options.process_floor);
     const bool tight = (look.high - look.low) / 2 <= options.target_half_width * look.speedup;
@@ -309,7 +396,7 @@ TimingOutcome time_candidate(const Benchmark& bench, CheckSides& sides, uint64_t
     if (!cpu_outside_ok(pairs, out.candidate_cpu, out.baseline_cpu, options, out, runner))
       return finish();
   }
-  untimed_work_ok(pairs, options, out, runner);
+  if (charged_work_ok(pairs, out, runner)) untimed_work_ok(pairs, options, out, runner);
   return finish();
 }
 
@@ -345,6 +432,10 @@ Json to_json(const TimingOutcome& t) {
       {"untimed_per_call", {{"baseline", t.baseline_untimed}, {"candidate", t.candidate_untimed}}},
       {"store_per_call", {{"baseline", t.baseline_store}, {"candidate", t.candidate_store}}},
       {"store_charged_pairs", t.store_charged_pairs},
+      {"cpu_charged_pairs", t.cpu_charged_pairs},
+      {"charged_seconds", t.charged_seconds},
+      {"outside_cpu_surplus", t.outside_cpu_surplus},
+      {"outside_cpu_charged", t.outside_cpu_charged},
       {"cpu_seconds", {{"baseline", t.baseline_cpu}, {"candidate", t.candidate_cpu}}},
       {"cpu_outside_calls",
        {{"baseline", t.baseline_cpu_outside}, {"candidate", t.candidate_cpu_outside}}},

@@ -125,7 +125,11 @@ std::vector<std::string> Toolchain::link(const Benchmark& bench,
                                          const std::string& binary) const {
   std::vector<std::string> args = {compiler};
   args.insert(args.end(), bench.flags.begin(), bench.flags.end());
-  if (language == Language::cuda) args.insert(args.end(), arch_flags.begin(), arch_flags.end());
+  if (language == Language::cuda)
+    args.insert(args.end(), arch_flags.begin(), arch_flags.end());
+  else  // Full RELRO: the relocation table is read-only before the kernel first runs (and the
+        // system call filter keeps it so; benchmarks/common/seccomp_filter.h).
+    args.push_back("-Wl,-z,relro,-z,now");
   args.insert(args.end(), objects.begin(), objects.end());
   args.insert(args.end(), {"-o", binary});
   return args;

@@ -7,28 +7,26 @@
 // sampled from the keys with replacement, sorted.
 class BucketKeys : public kopt_bench::Problem {
  public:
-  static constexpr int kSplitters = 200;
-  explicit BucketKeys(long n)
-      : n_(n), keys_(n), splitters_(kSplitters), bucket_(n), counts_(kSplitters + 1) {
+  static constexpr int kSplitters = 200, kMaxSplitters = 1024;
+  explicit BucketKeys(long n) : n_(n), keys_(n), bucket_(n), counts_(kMaxSplitters + 1) {
     output("bucket", bucket_);
     output("counts", counts_);
   }
   void fill(kopt_bench::Rng& rng) override {
     for (double& key : keys_) key = static_cast<double>(rng.integer(-64000, 63999)) / 64.0;
-    for (double& s : splitters_) s = keys_[rng.integer(0, n_ - 1)];
-    std::sort(splitters_.begin(), splitters_.end());
-    nsplit_ = kSplitters;
+    sample_splitters(rng, kSplitters);
   }
   // 0: keys anywhere (off the 1/64 grid, beyond +-1000, up to +-1e12), splitters among them;
   // 1: every key and every splitter equal; 2: few distinct keys, many duplicate splitters;
-  // 3: 7 splitters (the rest of counts is left alone).
-  int edge_cases() const override { return 4; }
+  // 3: 7 splitters (the rest of counts is left alone); 4: a number of splitters drawn from
+  // 256..1024 (past any fixed-depth search); 5: no splitter (every key in bucket 0).
+  int edge_cases() const override { return 6; }
   void fill_edge(kopt_bench::Rng& rng, int k) override {
-    nsplit_ = kSplitters;
-    if (k == 3) {
+    if (k >= 3) {
       fill(rng);
-      nsplit_ = 7;
-      std::sort(splitters_.begin(), splitters_.begin() + nsplit_);
+      const int count =
+          k == 3 ? 7 : (k == 4 ? static_cast<int>(rng.integer(256, kMaxSplitters)) : 0);
+      sample_splitters(rng, count);
       return;
     }
     for (double& key : keys_) {
@@ -36,14 +34,21 @@ class BucketKeys : public kopt_bench::Problem {
       if (k == 1) key = 2.5;
       if (k == 2) key = -static_cast<double>(rng.integer(0, 3));
     }
-    for (double& s : splitters_) s = keys_[rng.integer(0, n_ - 1)];
-    std::sort(splitters_.begin(), splitters_.end());
+    sample_splitters(rng, kSplitters);
   }
   void call() override {
     classify_keys(keys_.data(), n_, splitters_.data(), nsplit_, bucket_.data(), counts_.data());
   }
 
  private:
+  // `count` sorted splitters sampled from the keys.
+  void sample_splitters(kopt_bench::Rng& rng, int count) {
+    nsplit_ = count;
+    splitters_.assign(static_cast<size_t>(std::max(count, 1)), 0.0);
+    for (int i = 0; i < count; ++i) splitters_[i] = keys_[rng.integer(0, n_ - 1)];
+    std::sort(splitters_.begin(), splitters_.begin() + count);
+  }
+
   long n_;
   std::vector<double> keys_, splitters_;
   std::vector<int32_t> bucket_;

@@ -5,6 +5,6 @@
 
 #include <cstdint>
 
-// Keys are any finite doubles (any sign or magnitude); keys may equal splitters.
+// Keys are any finite doubles (any sign or magnitude); keys may equal splitters; nsplit >= 0.
 void classify_keys(const double* keys, long n, const double* splitters, int nsplit, int32_t* bucket,
                    int64_t* counts);

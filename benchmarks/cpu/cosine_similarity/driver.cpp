@@ -6,19 +6,20 @@
 // Size n: n embeddings of dimension 100 with entries in [-1, 1).
 class CosineSimilarity : public kopt_bench::Problem {
  public:
-  static constexpr int kDim = 100;
-  explicit CosineSimilarity(long n) : n_(n), emb_(n * kDim), sim_(n * n) { output("sim", sim_); }
+  static constexpr int kDim = 100, kMaxDim = 255;
+  explicit CosineSimilarity(long n) : n_(n), emb_(n * kMaxDim), sim_(n * n) { output("sim", sim_); }
   void fill(kopt_bench::Rng& rng) override {
     d_ = kDim;
     rng.fill(emb_, -1.0, 1.0);
   }
   // 0: rows scaled by 1e-100 .. 1e100; 1: duplicate and negated rows (similarity exactly
-  // +-1); 2: rows with a single nonzero entry (many similarities exactly 0); 3: dimension 3.
-  int edge_cases() const override { return 4; }
+  // +-1); 2: rows with a single nonzero entry (many similarities exactly 0); 3: dimension 3;
+  // 4: a dimension drawn from 1..255 that is not a multiple of 4.
+  int edge_cases() const override { return 5; }
   void fill_edge(kopt_bench::Rng& rng, int k) override {
     fill(rng);
-    if (k == 3) {
-      d_ = 3;
+    if (k == 3 || k == 4) {
+      d_ = k == 3 ? 3 : static_cast<int>(4 * rng.integer(0, 63) + rng.integer(1, 3));
       return;
     }
     for (long i = 0; i < n_; ++i) {

@@ -13,11 +13,13 @@ class Jacobi2d : public kopt_bench::Problem {
     r_ = rng.uniform(0.1, 0.25);
     steps_ = kSteps;
   }
-  // Sweep counts other than the driver's 10: 0 (u is u0), 1 and 7 (odd).
-  int edge_cases() const override { return 3; }
+  // Sweep counts other than the driver's 10: 0 (u is u0), 1 and 7 (odd), and one drawn from
+  // 11..40 by the seed (more than any fixed count a kernel might assume).
+  int edge_cases() const override { return 4; }
   void fill_edge(kopt_bench::Rng& rng, int k) override {
     fill(rng);
     steps_ = k == 0 ? 0 : (k == 1 ? 1 : 7);
+    if (k == 3) steps_ = static_cast<int>(rng.integer(11, 40));
   }
   void call() override { jacobi2d(u0_.data(), u_.data(), scratch_.data(), n_, steps_, r_); }
 

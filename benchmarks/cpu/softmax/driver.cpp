@@ -12,8 +12,9 @@ class Softmax : public kopt_bench::Problem {
     rng.fill(x_, -20.0, 20.0);
   }
   // Logits in the hundreds (exp overflows or underflows without the max subtracted), rows of
-  // equal values, and other shapes of the same element count (one long row; rows of one).
-  int edge_cases() const override { return 5; }
+  // equal values, other shapes of the same element count (one long row; rows of one), and rows
+  // spanning [-800, 800) (no single logit but the maximum keeps every term finite).
+  int edge_cases() const override { return 6; }
   void fill_edge(kopt_bench::Rng& rng, int k) override {
     fill(rng);
     if (k == 0) rng.fill(x_, 710.0, 900.0);
@@ -23,6 +24,7 @@ class Softmax : public kopt_bench::Problem {
         std::fill(x_.begin() + i * n_, x_.begin() + (i + 1) * n_, rng.uniform(-300, 300));
     if (k == 3) rows_ = 1, cols_ = n_ * n_;
     if (k == 4) rows_ = n_ * n_, cols_ = 1;
+    if (k == 5) rng.fill(x_, -800.0, 800.0);
   }
   void call() override { softmax_rows(x_.data(), y_.data(), rows_, cols_); }
 

@@ -14,13 +14,15 @@ class Stencil1d : public kopt_bench::Problem {
     rng.fill(in_, -1.0, 1.0);
     rng.fill(w_, -1.0, 1.0);
   }
-  // Radii other than the driver's 8: 0, 1, 20 (wider than the small check sizes) and one drawn
-  // from 2..19 by the seed, so that a kernel right only at a few fixed radii fails somewhere.
-  int edge_cases() const override { return 4; }
+  // Radii other than the driver's 8: 0, 1, 20 (wider than the small check sizes), one drawn
+  // from 2..19 and one from 21..100 by the seed, so that a kernel right only at a few fixed
+  // radii, or up to a largest one, fails somewhere.
+  int edge_cases() const override { return 5; }
   void fill_edge(kopt_bench::Rng& rng, int k) override {
     fill(rng);
     radius_ = k == 0 ? 0 : (k == 1 ? 1 : 20);
     if (k == 3) radius_ = static_cast<int>(rng.integer(2, 19));
+    if (k == 4) radius_ = static_cast<int>(rng.integer(21, 100));
     w_.resize(2 * radius_ + 1);
     rng.fill(w_, -1.0, 1.0);
   }
