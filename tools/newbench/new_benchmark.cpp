@@ -79,7 +79,6 @@ Result<NewBenchmarkResult> make_benchmark(LocalEvaluator& evaluator,
   NewBenchmarkResult result;
   result.dir = request.suite / request.name;
   if (auto st = check_request(request, result.dir); !st) return st.error();
-  progress("reading " + request.function);
   auto ast = read_function_ast(*ctx.runner, request.source, request.function);
   if (!ast) return ast.error();
   auto sig = classify_parameters(*ast, request.overrides);
