@@ -33,6 +33,14 @@ class Walker {
     const std::string kind = kind_of(node);
     if (kind == "ForStmt") return loop(node);
     const Json& inner = children(node);
+    // An OpenMP region: its body is the CapturedDecl; the captured variables listed after it
+    // and the clauses are not uses.
+    if (kind == "CapturedStmt") {
+      for (const auto& child : inner)
+        if (kind_of(child) == "CapturedDecl") walk(child);
+      return;
+    }
+    if (kind.rfind("OMP", 0) == 0 && kind.ends_with("Clause")) return;
     if (kind == "BinaryOperator" && opcode(node) == "=" && inner.size() == 2) {
       walk(inner[1]);
       return target(inner[0], false);
