@@ -18,9 +18,9 @@ const std::filesystem::path kKernels = std::filesystem::path(KOPT_TEST_FIXTURES)
 // atax: pointer parameters with restrict, two sizes (m, n), two outputs.
 TEST(NewCommandTest, AKernelFileBecomesABenchmarkWhoseOriginalChecksCleanly) {
   TempDir suite("kopt-new-");
-  ProcessResult made = test::run_kopt({"new", "atax", "--from", (kKernels / "atax.c").string(),
-                                       "--function", "kernel_atax", "--suite",
-                                       suite.path().string()});
+  ProcessResult made =
+      test::run_kopt({"new", "atax", "--from", (kKernels / "atax.c").string(), "--function",
+                      "kernel_atax", "--suite", suite.path().string()});
   ASSERT_EQ(made.exit_code, 0) << made.output;
   EXPECT_NE(made.output.find("check      ok"), std::string::npos) << made.output;
   const Json manifest = read_json_file(suite.path() / "atax" / "benchmark.json").value();
@@ -31,8 +31,8 @@ TEST(NewCommandTest, AKernelFileBecomesABenchmarkWhoseOriginalChecksCleanly) {
   const std::string driver = read_file(suite.path() / "atax" / "driver.cpp").value();
   EXPECT_NE(driver.find("output(\"y\", y_)"), std::string::npos) << driver;
 
-  ProcessResult eval = test::run_kopt(
-      {"eval", "atax", "--suite", suite.path().string(), "--no-time", "--json"});
+  ProcessResult eval =
+      test::run_kopt({"eval", "atax", "--suite", suite.path().string(), "--no-time", "--json"});
   EXPECT_EQ(eval.exit_code, 0) << eval.output;
 }
 
@@ -40,9 +40,9 @@ TEST(NewCommandTest, AKernelFileBecomesABenchmarkWhoseOriginalChecksCleanly) {
 // check, and kopt new says which option fixes it.
 TEST(NewCommandTest, AWrongRoleIsExplainedWithTheOptionThatFixesIt) {
   TempDir suite("kopt-new-");
-  ProcessResult made = test::run_kopt(
-      {"new", "seidel", "--from", (kKernels / "seidel2d.c").string(), "--function",
-       "kernel_seidel_2d", "--suite", suite.path().string(), "--role", "A=out"});
+  ProcessResult made =
+      test::run_kopt({"new", "seidel", "--from", (kKernels / "seidel2d.c").string(), "--function",
+                      "kernel_seidel_2d", "--suite", suite.path().string(), "--role", "A=out"});
   EXPECT_EQ(made.exit_code, 1) << made.output;
   EXPECT_NE(made.output.find("--role A=inout"), std::string::npos) << made.output;
 }

@@ -34,7 +34,8 @@ TEST(ExpressionTest, NamesSeveralSizes) {
   ASSERT_FALSE(unknown.ok());
   EXPECT_NE(unknown.error().message.find("unknown name 'nk'"), std::string::npos);
   // The depth limit holds with named sizes as with n.
-  EXPECT_FALSE(evaluate_expression(std::string(300, '(') + "ni" + std::string(300, ')'), sizes).ok());
+  EXPECT_FALSE(
+      evaluate_expression(std::string(300, '(') + "ni" + std::string(300, ')'), sizes).ok());
 }
 
 }  // namespace kopt

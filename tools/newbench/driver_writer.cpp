@@ -34,7 +34,7 @@ std::string declarator(const std::string& type, const std::string& name) {
 std::string cxx_prototype(const KernelSignature& sig) {
   std::vector<std::string> params;
   for (const auto& p : sig.params) params.push_back(declarator(cxx_param_type(sig, p), p.name));
-  return "void " + sig.function + "(" + join(params, ", ") + ")";
+  return sig.return_type + " " + sig.function + "(" + join(params, ", ") + ")";
 }
 
 bool has_counts(const KernelSignature& sig) {
@@ -85,6 +85,7 @@ std::string constructor(const KernelSignature& sig, const std::string& klass) {
     if (p.kind == ParamKind::array && p.role != Role::in)
       text += fmt::format("    {}(\"{}\", {}_);\n", p.role == Role::out ? "output" : "inout",
                           p.name, p.name);
+  if (sig.return_type != "void") text += "    output(\"result\", result_);\n";
   return text + "  }\n";
 }
 
@@ -151,6 +152,8 @@ std::string write_kernel_header(const KernelSignature& sig, const std::string& s
       "// outputs as the original for every input below (edit this comment to promise more).\n",
       sig.function, source_name);
   for (const auto& p : sig.params) text += "//   " + describe(p) + "\n";
+  if (sig.return_type != "void")
+    text += "//   returns a " + sig.return_type + ": compared as the output 'result'\n";
   text += "#pragma once\n\n";
   if (sig.dialect == Dialect::cxx) return text + cxx_prototype(sig) + ";\n";
   text += "#ifdef __cplusplus\nextern \"C\" " + cxx_prototype(sig) + ";\n";
@@ -169,9 +172,13 @@ std::string write_driver(const KernelSignature& sig) {
   text += constructor(sig, klass) + fill(sig) + edges(sig);
   std::vector<std::string> args;
   for (const auto& p : sig.params) args.push_back(call_argument(sig, p));
-  text += fmt::format("  void call() override {{ {}({}); }}\n\n private:\n", sig.function,
-                      join(args, ", "));
+  text +=
+      fmt::format("  void call() override {{ {}{}({}); }}\n\n private:\n",
+                  sig.return_type == "void" ? "" : "result_[0] = ", sig.function, join(args, ", "));
   for (const auto& p : sig.params) text += fmt::format("  {} {}_{{}};\n", member_type(p), p.name);
+  if (sig.return_type != "void")
+    text += fmt::format("  std::vector<{}> result_ = std::vector<{}>(1);\n", sig.return_type,
+                        sig.return_type);
   text += "};\n\n";
   return text +
          fmt::format(

@@ -109,6 +109,16 @@ void classify_integers(std::vector<KernelParam>& params, const AccessFacts& fact
   }
 }
 
+// The type before the parameter list of clang's function type ("double (int, double *)").
+Status read_return_type(const Json& decl, KernelSignature& sig) {
+  const std::string type = decl.value("type", Json::object()).value("qualType", "void (");
+  sig.return_type = type.substr(0, type.find('('));
+  while (!sig.return_type.empty() && sig.return_type.back() == ' ') sig.return_type.pop_back();
+  if (sig.return_type == "void" || is_comparable_type(sig.return_type)) return {};
+  return fail(sig.function + " returns '" + sig.return_type +
+              "', which kopt cannot compare: return void, a number, or write to an array");
+}
+
 }  // namespace
 
 std::string to_string(Role role) {
@@ -143,6 +153,7 @@ Result<KernelSignature> classify_parameters(const FunctionAst& ast,
   sig.function = ast.decl.value("name", "");
   sig.prototype = ast.prototype;
   sig.dialect = ast.dialect;
+  if (auto st = read_return_type(ast.decl, sig); !st) return st.error();
   for (const auto& child : children(ast.decl)) {
     if (kind_of(child) != "ParmVarDecl") continue;
     auto param = read_param(child, sig.params.size());

@@ -50,6 +50,9 @@ struct SizeLimit {
 struct KernelSignature {
   std::string function;
   std::string prototype;  ///< The definition's own text up to its body (may be empty).
+  /// "void", or the type of the value it returns, which the driver keeps as the output
+  /// "result" (one element).
+  std::string return_type = "void";
   Dialect dialect = Dialect::cxx;
   std::vector<KernelParam> params;
   /// The sizes other than n, as expressions of the scale n; n itself is the parameter named

@@ -12,7 +12,7 @@ namespace {
 
 // A float output needs a float's tolerance; doubles a double's; integers match exactly.
 Json tolerance(const KernelSignature& sig) {
-  bool any_float = false, any_double = false;
+  bool any_float = sig.return_type == "float", any_double = sig.return_type == "double";
   for (const auto& p : sig.params)
     if (p.kind == ParamKind::array && p.role != Role::in) {
       any_float = any_float || p.element == "float";
