@@ -36,6 +36,7 @@ Result<KernelParam> read_param(const Json& decl, size_t position) {
     p.kind = ParamKind::integer;
   } else if (is_floating_type(p.element)) {
     p.kind = ParamKind::scalar;
+    p.why = "drawn per seed from [0.5, 1.5)";
   } else {
     return fail("parameter '" + p.name + "' has type '" + p.type +
                 "', which kopt new cannot make (numbers and pointers to numbers only)");
