@@ -74,23 +74,27 @@ bool covers(const Access& store, const std::vector<std::string>& dims) {
   return true;
 }
 
-Role infer_role(const KernelParam& p, const std::vector<const Access*>& accesses, bool escaped,
-                const std::vector<std::string>& dims, std::string& why) {
+// A role and the reason for it, in the words kernel.h's comment uses.
+struct RoleReading {
+  Role role;
+  const char* why;
+};
+
+RoleReading infer_role(const KernelParam& p, const std::vector<const Access*>& accesses,
+                       bool escaped, const std::vector<std::string>& dims) {
   const bool stored =
       std::any_of(accesses.begin(), accesses.end(), [](const Access* a) { return a->store; });
-  if (p.is_const) return why = "const: read only", Role::in;
-  if (escaped)
-    return why = "passed on or used through another pointer: read and written", Role::inout;
-  if (!stored) return why = "never stored to: read only", Role::in;
+  if (p.is_const) return {Role::in, "const: read only"};
+  if (escaped) return {Role::inout, "passed on or used through another pointer: read and written"};
+  if (!stored) return {Role::in, "never stored to: read only"};
   const Access* first =
       *std::min_element(accesses.begin(), accesses.end(),
                         [](const Access* a, const Access* b) { return a->order < b->order; });
-  if (first->load) return why = "read before it is written: updated in place", Role::inout;
+  if (first->load) return {Role::inout, "read before it is written: updated in place"};
   for (const Access* a : accesses)
     if (a->store && covers(*a, dims))
-      return why = "written before it is read, every element", Role::out;
-  why = "written only in part: the rest keeps its input";
-  return Role::inout;
+      return {Role::out, "written before it is read, every element"};
+  return {Role::inout, "written only in part: the rest keeps its input"};
 }
 
 void note_limits(KernelSignature& sig, const KernelParam& p,
@@ -131,8 +135,10 @@ Status size_and_role(KernelSignature& sig, KernelParam& p, const AccessFacts& fa
     dims.insert(dims.end(), p.inner_dims.begin(), p.inner_dims.end());
     length_why = "length from the largest index its loops reach";
   }
-  p.role = accesses.empty() && !escaped ? Role::in : infer_role(p, accesses, escaped, dims, p.why);
-  if (accesses.empty() && !escaped) p.why = "never used";
+  const RoleReading reading = accesses.empty() && !escaped ? RoleReading{Role::in, "never used"}
+                                                           : infer_role(p, accesses, escaped, dims);
+  p.role = reading.role;
+  p.why = reading.why;
   if (auto role = overrides.roles.find(p.name); role != overrides.roles.end()) {
     if (p.is_const && role->second != Role::in)
       return fail("'" + p.name + "' is const: the kernel cannot write it (--role " + p.name + "=" +
