@@ -47,11 +47,17 @@ std::string remaining_text(const LoopServices& s, int iteration) {
   return text;
 }
 
+// "cpp", "openmp", "cuda"; a C kernel file says so, since the model writes the whole file.
+std::string language_text(const Benchmark& bench) {
+  const std::string language = to_string(bench.language);
+  return bench.dialect == Dialect::c ? language + ", kernel file in C (compiled as C)" : language;
+}
+
 PromptValues common_values(const Benchmark& bench, const LoopState& state,
                            const std::vector<std::string>& tools) {
   auto header = read_file(bench.header_path());
   return {{"benchmark", bench.name},
-          {"language", to_string(bench.language)},
+          {"language", language_text(bench)},
           {"summary", bench.summary},
           {"size_meaning", bench.size_meaning},
           {"time_size", std::to_string(bench.time_size)},

@@ -381,7 +381,8 @@ int main(int argc, char** argv) {
   int max_threads = threads_before;
   Timing timing;
   {
-    P problem(o.size);
+    const std::unique_ptr<P> made = make_problem<P>(o.sizes);
+    P& problem = *made;
     if (o.mode == "check")
       run_check(device, problem, o, max_threads);
     else if (o.mode == "time")

@@ -9,6 +9,11 @@
 // kopt passes as fd 4, where kopt compares them itself; kopt times each block of calls from its
 // side of the pipe. No number this process writes decides anything.
 //
+// Sizes: a driver's Problem is built for one size n (a constructor taking `long`), or, where the
+// manifest names several sizes ("size.names": {"ni": "n", "nj": "n + 1"}), for their values at
+// scale n (a constructor taking `const Sizes&`; sizes["ni"]). kopt evaluates the names and passes
+// the values: `setup N K ni=V nj=W` in the session, `--dims ni=V,nj=W` in the legacy modes.
+//
 // Legacy modes (all take --size N and --out FILE), for profilers and the roofline probe only:
 //   check --seeds A,B,...   for each seed in turn, in one process and on the same buffers:
 //                           fill inputs, poison outputs, call once, record outputs; then the
@@ -254,10 +259,61 @@ class OutputFile {
   std::FILE* file_;
 };
 
+/// The size a problem is built for: the scale n and the manifest's named sizes at n.
+class Sizes {
+ public:
+  explicit Sizes(long n = 0) : n_(n) {}
+  long n() const { return n_; }
+  /// Adds a named size; false when the name is already there or the value is negative.
+  bool add(const std::string& name, long value) {
+    if (value < 0 || name == "n" || has(name)) return false;
+    named_.push_back({name, value});
+    return true;
+  }
+  bool has(const std::string& name) const {
+    for (const auto& [known, value] : named_)
+      if (known == name) return true;
+    return name == "n";
+  }
+  /// The value of `name` ("n" is the scale); exits with a message naming it when it is absent.
+  long operator[](const std::string& name) const {
+    if (name == "n") return n_;
+    for (const auto& [known, value] : named_)
+      if (known == name) return value;
+    std::fprintf(stderr, "kopt-harness: the manifest names no size '%s' (size.names)\n",
+                 name.c_str());
+    std::exit(kExitUsage);
+  }
+
+ private:
+  long n_;
+  std::vector<std::pair<std::string, long>> named_;
+};
+
+/// Reads "name=value" into `sizes`; false when malformed.
+inline bool add_named_size(Sizes& sizes, const std::string& word) {
+  const size_t eq = word.find('=');
+  if (eq == 0 || eq == std::string::npos) return false;
+  char* end = nullptr;
+  const long value = std::strtol(word.c_str() + eq + 1, &end, 10);
+  if (end == word.c_str() + eq + 1 || *end) return false;
+  return sizes.add(word.substr(0, eq), value);
+}
+
+/// Builds a problem for `sizes`: from the Sizes where its constructor takes them, else from n.
+template <class P>
+std::unique_ptr<P> make_problem(const Sizes& sizes) {
+  if constexpr (std::is_constructible_v<P, const Sizes&>)
+    return std::make_unique<P>(sizes);
+  else
+    return std::make_unique<P>(sizes.n());
+}
+
 /// Command-line options of a driver.
 struct Options {
   std::string mode;
   long size = 0;
+  Sizes sizes;  ///< n (= size) and the named sizes of --dims.
   std::vector<uint64_t> seeds;
   int warmup = 1;
   int reps = 1;
@@ -265,6 +321,7 @@ struct Options {
   std::string out;
   std::string report;
   bool edges = true;  ///< Check mode: the edge cases after the seeds (--edges no: the seeds only).
+  std::string dims;   ///< "ni=3,nj=4": the named sizes, as given.
 };
 
 inline std::vector<uint64_t> parse_list(const char* text) {
@@ -302,8 +359,17 @@ inline Options parse_options(int argc, char** argv) {
       o.report = value;
     else if (flag == "--edges")
       o.edges = std::string(value) != "no";
+    else if (flag == "--dims")
+      o.dims = value;
     else
       OutputFile::die("unknown option " + flag);
+  }
+  o.sizes = Sizes(o.size);
+  for (const char* at = o.dims.c_str(); *at;) {
+    const char* comma = std::strchr(at, ',');
+    const std::string word = comma ? std::string(at, comma) : std::string(at);
+    if (!add_named_size(o.sizes, word)) OutputFile::die("bad --dims entry '" + word + "'");
+    at = comma ? comma + 1 : at + word.size();
   }
   if (o.mode != "check" && o.mode != "time" && o.mode != "run")
     OutputFile::die("--mode must be check, time or run");
@@ -440,7 +506,8 @@ int main(int argc, char** argv) {
   const Options o = parse_options(argc, argv);
   const int threads_before = thread_count();
   int max_threads = threads_before;
-  P problem(o.size);
+  const std::unique_ptr<P> made = make_problem<P>(o.sizes);
+  P& problem = *made;
   std::vector<int64_t> samples;
   std::FILE* report = open_report(o);
   if (o.mode == "check" || o.mode == "time") {

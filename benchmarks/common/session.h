@@ -19,7 +19,8 @@ namespace kopt_bench {
 /// The judging session; tools/eval/driver_session.cpp speaks the other side. One command line
 /// on fd 0 at a time, each answered on fd 3 before the next is sent:
 ///   setup N K    K fresh problems of size N    -> "layout STRIDE EDGES ARRAYS
-///                                                  {NAME DTYPE COUNT}..." (EDGES: edge cases)
+///   [NAME=V ..]  (and the manifest's named sizes   {NAME DTYPE COUNT}..." (EDGES: edge cases)
+///                at scale N)
 ///   run I1 .. Ik fill problem i from input Ii:  -> "ready"
 ///                a seed S, or eE:S for edge
 ///                case E generated from seed S;
@@ -177,12 +178,15 @@ template <class P>
 class Session {
  public:
   void setup(const std::vector<std::string>& words) {
-    if (words.size() != 3) fail("usage: setup SIZE COPIES");
+    if (words.size() < 3) fail("usage: setup SIZE COPIES [NAME=VALUE ...]");
     const long size = std::atol(words[1].c_str());
     const long copies = std::atol(words[2].c_str());
     if (size <= 0 || copies <= 0 || copies > 1024) fail("bad setup " + words[1] + " " + words[2]);
+    Sizes sizes(size);
+    for (size_t i = 3; i < words.size(); ++i)
+      if (!add_named_size(sizes, words[i])) fail("bad named size '" + words[i] + "'");
     problems_.clear();
-    for (long i = 0; i < copies; ++i) problems_.push_back(std::make_unique<P>(size));
+    for (long i = 0; i < copies; ++i) problems_.push_back(make_problem<P>(sizes));
     reply(layout(problems_.front()->outputs(), problems_.front()->P::edge_cases()));
   }
 

@@ -129,6 +129,38 @@ std::vector<BadInput> corpus() {
       {{"knowledge", "-k", "-1", "hoist"}, U, "must be between 1 and 1000"},
       {{"knowledge", "-k", "abc", "hoist"}, U, "must be an integer"},
       {{"knowledge", "--words", "-1", "hoist"}, U, "words must be between"},
+      // kopt new: the kernel file, the function, its parameters, the options.
+      {{"new", "k", "--from", "@/kernels/k.c", "--function", "nosuch", "--suite", "@"},
+       U,
+       "defines no function 'nosuch'"},
+      {{"new", "k", "--from", "@/kernels/broken.c", "--function", "k", "--suite", "@"},
+       U,
+       "does not compile"},
+      {{"new", "k", "--from", "/nonexistent/k.c", "--function", "k", "--suite", "@"},
+       U,
+       "no such file: /nonexistent/k.c"},
+      {{"new", "k", "--from", "@/kernels/rows.c", "--function", "k", "--suite", "@"},
+       U,
+       "is a pointer to pointers"},
+      {{"new", "k", "--from", "@/kernels/gather.c", "--function", "k", "--suite", "@"},
+       U,
+       "say it with --extent src=EXPR"},
+      {{"new", "k", "--from", "@/kernels/k.c", "--function", "k", "--language", "cuda"},
+       U,
+       "does not make CUDA benchmarks yet"},
+      {{"new", "k", "--from", "@/kernels/k.c", "--function", "k", "--role", "y=maybe"},
+       U,
+       "must be in, out or inout"},
+      {{"new", "k", "--from", "@/kernels/k.c", "--function", "k", "--extent", "y"},
+       U,
+       "--extent takes NAME=VALUE"},
+      {{"new", "k", "--from", "@/kernels/k.c", "--function", "k", "--role", "q=in"},
+       U,
+       "--role names no array parameter 'q'"},
+      {{"new", "a/b", "--from", "@/kernels/k.c", "--function", "k"}, U, "cannot name a benchmark"},
+      {{"new", "folder", "--from", "@/kernels/k.c", "--function", "k", "--suite", "@"},
+       U,
+       "exists already (--force replaces it)"},
       // Manifests.
       {{"eval", "broken", "--suite", "@/bad_suite"}, U, "not valid JSON"},
       {{"list", "--suite", "@/bad_suite"}, F, "not valid JSON", false},  // After its header.
@@ -185,6 +217,14 @@ void make_fixtures(const fs::path& root) {
   ASSERT_EQ(::mkfifo((root / "fifo").c_str(), 0600), 0);
   fs::create_directories(root / "folder");
   ASSERT_TRUE(write_file(root / "big.cpp", std::string(2 << 20, '/')));
+  ASSERT_TRUE(write_file(root / "kernels/k.c",
+                         "void k(int n, const double* x, double* y) {\n"
+                         "  for (int i = 0; i < n; i++) y[i] = 2 * x[i];\n}\n"));
+  ASSERT_TRUE(write_file(root / "kernels/broken.c", "void k(int n) { return n }\n"));
+  ASSERT_TRUE(write_file(root / "kernels/rows.c", "void k(int n, double** a) { a[0][0] = n; }\n"));
+  ASSERT_TRUE(write_file(root / "kernels/gather.c",
+                         "void k(int n, const int* idx, const double* src, double* dst) {\n"
+                         "  for (int i = 0; i < n; i++) dst[i] = src[idx[i]];\n}\n"));
   ASSERT_TRUE(write_file(root / "bad_suite/broken/benchmark.json", "{\"format\": \"kopt-b"));
   ASSERT_TRUE(write_file(root / "partial_suite/partial/benchmark.json",
                          R"({"format": "kopt-benchmark/1", "name": "partial"})"));

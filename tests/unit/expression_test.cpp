@@ -27,4 +27,15 @@ TEST(ExpressionTest, SyntaxErrorsNameThePosition) {
   EXPECT_FALSE(evaluate_expression("n n", 1).ok());
 }
 
+TEST(ExpressionTest, NamesSeveralSizes) {
+  const Variables sizes = {{"n", 10}, {"ni", 10}, {"nj", 11}, {"tsteps", 4}};
+  EXPECT_DOUBLE_EQ(*evaluate_expression("2*ni*nj + tsteps*(ni - 1)", sizes), 256);
+  auto unknown = evaluate_expression("nk*2", sizes);
+  ASSERT_FALSE(unknown.ok());
+  EXPECT_NE(unknown.error().message.find("unknown name 'nk'"), std::string::npos);
+  // The depth limit holds with named sizes as with n.
+  EXPECT_FALSE(
+      evaluate_expression(std::string(300, '(') + "ni" + std::string(300, ')'), sizes).ok());
+}
+
 }  // namespace kopt

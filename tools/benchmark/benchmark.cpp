@@ -1,6 +1,8 @@
 #include "tools/benchmark/benchmark.h"
 
 #include <algorithm>
+#include <cctype>
+#include <cmath>
 #include <cstdlib>
 #include <nlohmann/json.hpp>
 #include <type_traits>
@@ -35,6 +37,48 @@ std::string Benchmark::human_file() const {
 }
 std::string Benchmark::driver_file() const {
   return "driver" + source_extension();
+}
+
+namespace {
+
+// The value of one named size at scale n: a whole number >= 0 (rounded down).
+Result<long> named_value(const NamedSize& size, long n) {
+  auto value = evaluate_expression(size.expression, static_cast<double>(n));
+  if (!value)
+    return fail("size '" + size.name + "' ('" + size.expression + "'): " + value.error().message);
+  const double whole = std::floor(*value + 1e-9);
+  if (!std::isfinite(whole) || whole < 0 || whole > 1e15)
+    return fail("size '" + size.name + "' is " + std::to_string(*value) +
+                " at n = " + std::to_string(n) + ", not a whole number >= 0");
+  return static_cast<long>(whole);
+}
+
+}  // namespace
+
+Result<Variables> Benchmark::variables(long n) const {
+  Variables vars{{"n", static_cast<double>(n)}};
+  for (const auto& size : named_sizes) {
+    auto value = named_value(size, n);
+    if (!value) return value.error();
+    vars[size.name] = static_cast<double>(*value);
+  }
+  return vars;
+}
+
+Result<double> Benchmark::work_at(const std::string& expression, long n) const {
+  auto vars = variables(n);
+  if (!vars) return vars.error();
+  return evaluate_expression(expression, *vars);
+}
+
+Result<std::vector<std::string>> named_size_words(const std::vector<NamedSize>& sizes, long n) {
+  std::vector<std::string> words;
+  for (const auto& size : sizes) {
+    auto value = named_value(size, n);
+    if (!value) return value.error();
+    words.push_back(size.name + "=" + std::to_string(*value));
+  }
+  return words;
 }
 
 namespace {
@@ -85,11 +129,60 @@ Status parse_language(const std::string& text, Language& language) {
   return {};
 }
 
+bool is_identifier(const std::string& name) {
+  if (name.empty() || name.size() > 64 || std::isdigit(static_cast<unsigned char>(name[0])))
+    return false;
+  return std::all_of(name.begin(), name.end(), [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
+  });
+}
+
+// "size.names": an object of name -> expression of n, kept in the manifest's order.
+Status read_named_sizes(const Json& m, Benchmark& b) {
+  if (!m.contains("size") || !m["size"].is_object() || !m["size"].contains("names")) return {};
+  const Json& names = m["size"]["names"];
+  if (!names.is_object()) return fail("field 'size.names' must map names to expressions of n");
+  for (const auto& [name, expression] : names.items()) {
+    if (!is_identifier(name) || name == "n" || name == "log2" || name == "sqrt")
+      return fail("'" + name + "' in 'size.names' is not a name a size can have");
+    if (!expression.is_string() && !expression.is_number_integer())
+      return fail("size '" + name + "' must be an expression of n");
+    b.named_sizes.push_back(
+        {name, expression.is_string() ? expression.get<std::string>() : expression.dump()});
+  }
+  return {};
+}
+
+Status parse_dialect(const std::string& text, Dialect& dialect) {
+  if (text.empty() || text == "c++")
+    dialect = Dialect::cxx;
+  else if (text == "c")
+    dialect = Dialect::c;
+  else
+    return fail("dialect must be c++ or c, not '" + text + "'");
+  return {};
+}
+
+// Every named size at every size the manifest uses, and every work expression at the time size.
+Status check_sizes_and_work(const Benchmark& b) {
+  std::vector<long> scales = b.check_sizes;
+  scales.push_back(b.time_size);
+  for (long n : scales)
+    if (auto vars = b.variables(n); !vars) return vars.error();
+  for (const auto* expr : {&b.flops, &b.bytes, &b.footprint})
+    if (auto value = b.work_at(*expr, b.time_size); !value)
+      return fail("work expression '" + (expr->size() > 60 ? expr->substr(0, 60) + "..." : *expr) +
+                  "': " + value.error().message);
+  return {};
+}
+
 Status read_manifest(const Json& m, Benchmark& b) {
-  std::string format, language;
+  std::string format, language, dialect;
   Status checks[] = {read_field(m, "format", format),
                      read_field(m, "name", b.name),
                      read_field(m, "language", language),
+                     read_field(m, "dialect", dialect, false),
+                     read_named_sizes(m, b),
                      read_field(m, "summary", b.summary),
                      read_field(m, "technique", b.technique, false),
                      read_field(m, "functions", b.functions),
@@ -110,6 +203,9 @@ Status read_manifest(const Json& m, Benchmark& b) {
   if (format != "kopt-benchmark/1")
     return fail("format is '" + format + "', this kopt reads 'kopt-benchmark/1'");
   if (auto st = parse_language(language, b.language); !st) return st;
+  if (auto st = parse_dialect(dialect, b.dialect); !st) return st;
+  if (b.dialect == Dialect::c && b.language == Language::cuda)
+    return fail("dialect c is for cpp and openmp kernels");
   if (b.functions.empty()) return fail("'functions' must name at least one function");
   if (b.check_sizes.empty() || b.time_size <= 0) return fail("sizes must be positive");
   if (std::any_of(b.check_sizes.begin(), b.check_sizes.end(), [](long n) { return n <= 0; }))
@@ -119,11 +215,7 @@ Status read_manifest(const Json& m, Benchmark& b) {
   if (b.domain.empty()) return fail("'domain.inputs' must say what inputs kernel.h promises");
   if (b.edge_cases.empty()) return fail("'domain.edges' must list the driver's edge cases");
   if (b.footprint.empty()) b.footprint = b.bytes;
-  for (const auto* expr : {&b.flops, &b.bytes, &b.footprint})
-    if (auto value = evaluate_expression(*expr, 1000); !value)
-      return fail("work expression '" + (expr->size() > 60 ? expr->substr(0, 60) + "..." : *expr) +
-                  "': " + value.error().message);
-  return {};
+  return check_sizes_and_work(b);
 }
 
 }  // namespace

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "tools/benchmark/expression.h"
 #include "util/json.h"
 #include "util/paths.h"
 #include "util/result.h"
@@ -16,15 +17,30 @@ enum class Language { cpp, openmp, cuda };
 /// "cpp", "openmp" or "cuda".
 std::string to_string(Language language);
 
+/// The language the kernel file is written in: C++ (the default), or C (manifest "dialect":
+/// "c"; compiled with `-x c`, for kernels with C99 array parameters such as `double A[n][n]`).
+enum class Dialect { cxx, c };
+
+/// One of the manifest's named sizes ("size.names"): a name and its value as an expression of
+/// the scale n ("ni": "n", "nj": "n + 3"), evaluated and rounded down to a whole number.
+struct NamedSize {
+  std::string name;
+  std::string expression;
+};
+
 /// A benchmark folder as described by its manifest.
 struct Benchmark {
   std::filesystem::path dir;
   std::string name;
   Language language = Language::cpp;
+  Dialect dialect = Dialect::cxx;
   std::string summary;
   std::string technique;               ///< The optimization the human version demonstrates.
   std::vector<std::string> functions;  ///< Global functions the kernel file defines.
   std::string size_meaning;
+  /// The named sizes; empty when the problem has the one size n. check_sizes and time_size
+  /// are values of the scale n in either case.
+  std::vector<NamedSize> named_sizes;
   std::vector<long> check_sizes;
   long time_size = 0;
   int seeds = 5;
@@ -55,7 +71,14 @@ struct Benchmark {
   std::filesystem::path header_path() const { return dir / "kernel.h"; }
   /// ".cpp" or ".cu".
   std::string source_extension() const;
+  /// n and the named sizes at scale n; an error names a size that is not a whole number >= 0.
+  Result<Variables> variables(long n) const;
+  /// A work expression (flops, bytes, footprint) at scale n.
+  Result<double> work_at(const std::string& expression, long n) const;
 };
+
+/// The named sizes at scale n as "name=value" words, in manifest order: what the driver gets.
+Result<std::vector<std::string>> named_size_words(const std::vector<NamedSize>& sizes, long n);
 
 /// Reads and validates a benchmark folder; every problem is reported in one line.
 Result<Benchmark> load_benchmark(const std::filesystem::path& dir);

@@ -9,10 +9,11 @@ namespace kopt {
 namespace {
 
 // Recursive descent: sum := product (('+'|'-') product)*; product := power (('*'|'/') power)*;
-// power := unary ('^' power)?; unary := '-' unary | atom; atom := number | n | f(sum) | (sum).
+// power := unary ('^' power)?; unary := '-' unary | atom; atom := number | name | f(sum) | (sum).
 class Parser {
  public:
-  Parser(const std::string& text, double n) : text_(text), n_(n) {}
+  Parser(const std::string& text, const Variables& variables)
+      : text_(text), variables_(variables) {}
 
   Result<double> parse() {
     double value = sum();
@@ -100,7 +101,6 @@ class Parser {
            (std::isalnum(static_cast<unsigned char>(text_[pos_])) || text_[pos_] == '_'))
       ++pos_;
     std::string word = text_.substr(start, pos_ - start);
-    if (word == "n") return n_;
     if (word == "log2" || word == "sqrt") {
       if (!accept('(')) {
         error_ = "expected '(' after " + word;
@@ -110,12 +110,13 @@ class Parser {
       if (!accept(')') && error_.empty()) error_ = "missing ')'";
       return word == "log2" ? std::log2(arg) : std::sqrt(arg);
     }
-    error_ = word.empty() ? "expected a number, n or '('" : "unknown name '" + word + "'";
+    if (auto it = variables_.find(word); it != variables_.end()) return it->second;
+    error_ = word.empty() ? "expected a number, a name or '('" : "unknown name '" + word + "'";
     return 0;
   }
 
   const std::string& text_;
-  double n_;
+  const Variables& variables_;
   size_t pos_ = 0;
   int depth_ = 0;
   std::string error_;
@@ -124,9 +125,13 @@ class Parser {
 }  // namespace
 
 Result<double> evaluate_expression(const std::string& text, double n) {
+  return evaluate_expression(text, Variables{{"n", n}});
+}
+
+Result<double> evaluate_expression(const std::string& text, const Variables& variables) {
   if (text.size() > kMaxExpressionLength)
     return fail("longer than " + std::to_string(kMaxExpressionLength) + " characters");
-  return Parser(text, n).parse();
+  return Parser(text, variables).parse();
 }
 
 }  // namespace kopt

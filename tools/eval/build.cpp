@@ -94,11 +94,11 @@ void store(const BuildOutcome& outcome, const fs::path& workspace, const fs::pat
   if (!ec) staging.keep();
 }
 
-// The compile command for the kernel; a C++ kernel also keeps its preprocessed text
-// (kernel.ii) for the flags check.
+// The compile command for the kernel; a C or C++ kernel also keeps its preprocessed text
+// (kernel.ii or kernel.i) for the flags check.
 std::vector<std::string> kernel_compile(const Benchmark& bench, const Toolchain& tc) {
   auto args = tc.compile(bench, workspace_kernel_name(bench), "kernel.o", true);
-  if (bench.language != Language::cuda) args.insert(args.end() - 4, "-save-temps");
+  if (bench.language != Language::cuda) args.insert(args.begin() + 1, "-save-temps");
   return args;
 }
 
@@ -145,6 +145,10 @@ Json to_json(const BuildOutcome& build) {
 
 std::string workspace_kernel_name(const Benchmark& bench) {
   return "kernel" + bench.source_extension();
+}
+
+std::string preprocessed_kernel_name(const Benchmark& bench) {
+  return bench.dialect == Dialect::c ? "kernel.i" : "kernel.ii";
 }
 
 std::vector<fs::path> fixed_build_files(const Benchmark& bench) {

@@ -61,6 +61,9 @@ std::vector<std::filesystem::path> fixed_build_files(const Benchmark& bench);
 /// Name of the kernel file inside a build workspace: "kernel.cpp" or "kernel.cu".
 std::string workspace_kernel_name(const Benchmark& bench);
 
+/// The kernel's preprocessed text that a build keeps: "kernel.ii", or "kernel.i" for a C kernel.
+std::string preprocessed_kernel_name(const Benchmark& bench);
+
 /// Puts the fixed build files and `kernel_source` (as workspace_kernel_name) into `workspace`.
 Status stage_build_workspace(const Benchmark& bench, const std::filesystem::path& workspace,
                              const std::string& kernel_source);

@@ -70,7 +70,8 @@ Result<KernelInspection> inspect_kernel(const ExecutionContext& ctx, const Bench
     for (auto& f : check_sections(read_or_empty(workspace / "kernel.sections")))
       findings.push_back(std::move(f));
     for (auto& f :
-         check_flags(kernel_source, read_or_empty(workspace / "kernel.ii"), allowed_pragmas(bench)))
+         check_flags(kernel_source, read_or_empty(workspace / preprocessed_kernel_name(bench)),
+                     allowed_pragmas(bench)))
       findings.push_back(std::move(f));
   }
   order_findings(findings);

@@ -22,7 +22,7 @@ std::string join_numbers(const std::vector<uint64_t>& values) {
   return text;
 }
 
-std::vector<std::string> driver_args(const DriverRequest& r) {
+std::vector<std::string> driver_args(const Benchmark& bench, const DriverRequest& r) {
   std::vector<std::string> args = {"./bench",
                                    "--mode",
                                    r.mode,
@@ -41,6 +41,10 @@ std::vector<std::string> driver_args(const DriverRequest& r) {
     std::vector<uint64_t> capture(r.capture.begin(), r.capture.end());
     args.insert(args.end(), {"--capture", join_numbers(capture)});
   }
+  // A named size that is not a whole number at this scale leaves --dims out; the driver then
+  // says which size it lacks.
+  if (auto named = named_size_words(bench.named_sizes, r.size); named && !named->empty())
+    args.insert(args.end(), {"--dims", join(*named, ",")});
   return args;
 }
 
@@ -124,7 +128,7 @@ DriverRun run_driver(const ExecutionContext& ctx, const Benchmark& bench, const 
   }
   share_workspace(workspace.path(), ctx.policy);
   ProcessSpec spec;
-  spec.argv = driver_args(request);
+  spec.argv = driver_args(bench, request);
   spec.cwd = workspace.path();
   spec.env = ctx.run_env;
   spec.timeout = request.timeout;

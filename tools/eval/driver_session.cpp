@@ -89,7 +89,7 @@ std::vector<std::string> words_of(const std::string& line) {
 
 DriverSession::DriverSession(const ExecutionContext& ctx, const Benchmark& bench,
                              const fs::path& binary, uint64_t memory_bytes)
-    : memory_bytes_(memory_bytes) {
+    : named_sizes_(bench.named_sizes), memory_bytes_(memory_bytes) {
   ::signal(SIGPIPE, SIG_IGN);  // A driver that died shows as a failed write, not our death.
   start(ctx, bench, binary, memory_bytes);
 }
@@ -167,7 +167,11 @@ bool DriverSession::setup_all(const std::vector<DriverSession*>& sessions, long 
     if (s->failed()) return false;
     if (s->size_ == size && s->copies_ == copies) continue;
     s->size_ = 0;  // Unknown until its layout arrives.
-    if (!s->send(fmt::format("setup {} {}", size, copies))) return false;
+    auto named = named_size_words(s->named_sizes_, size);
+    if (!named) return s->fail_with("setup", named.error().message);
+    std::string line = fmt::format("setup {} {}", size, copies);
+    for (const auto& word : *named) line += " " + word;
+    if (!s->send(line)) return false;
     sent.push_back(s);
   }
   for (DriverSession* s : sent) {

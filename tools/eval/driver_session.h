@@ -122,6 +122,7 @@ class DriverSession {
   int edge_cases_ = 0;
   int copies_ = 0;
   long size_ = 0;
+  std::vector<NamedSize> named_sizes_;  ///< Sent with every setup, at its scale.
   int filled_ = 0;
   int threads_at_start_ = 0;
   std::optional<double> cpu_at_rest_;  ///< The process's CPU time after the last "stored".

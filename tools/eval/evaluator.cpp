@@ -33,8 +33,8 @@ std::vector<uint64_t> draw_seeds(std::mt19937_64& rng, int count) {
 
 Placement place(const Benchmark& bench, const TimingOutcome& t) {
   Placement p;
-  p.flops = evaluate_expression(bench.flops, static_cast<double>(bench.time_size)).value();
-  p.bytes = evaluate_expression(bench.bytes, static_cast<double>(bench.time_size)).value();
+  p.flops = bench.work_at(bench.flops, bench.time_size).value();
+  p.bytes = bench.work_at(bench.bytes, bench.time_size).value();
   auto rate = [](double work, double seconds) { return seconds > 0 ? work / seconds * 1e-9 : 0; };
   p.baseline_gflops = rate(p.flops, t.baseline_spread.median);
   p.baseline_gbytes = rate(p.bytes, t.baseline_spread.median);
@@ -67,8 +67,8 @@ void judge_timing(Evaluation& e) {
 void gate_on_roofline(const ExecutionContext& ctx, const Benchmark& bench, Evaluation& e) {
   const auto roof = roof_for(ctx, bench);
   if (!roof) return;
-  const double n = static_cast<double>(bench.time_size);
-  const double footprint = evaluate_expression(bench.footprint, n).value_or(e.placement->bytes);
+  const double footprint =
+      bench.work_at(bench.footprint, bench.time_size).value_or(e.placement->bytes);
   e.plausibility = judge_plausibility(e.placement->flops, e.placement->bytes, footprint,
                                       e.timing->candidate_spread.median, *roof);
   if (!e.plausibility->ok) set_verdict(e, verdict::kRejected, "roofline", e.plausibility->reason);

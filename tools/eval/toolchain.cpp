@@ -116,7 +116,14 @@ std::vector<std::string> Toolchain::compile(const Benchmark& bench, const std::s
     // fmt, not std::string's operator+: GCC 12 at -O3 reports a false -Wstringop-overread there.
     if (is_kernel) args.push_back(fmt::format("-fopt-info-vec-all={}", kRemarksFile));
   }
-  args.insert(args.end(), {"-I.", "-c", source, "-o", object});
+  args.insert(args.end(), {"-I.", "-c"});
+  // A C kernel (manifest "dialect": "c") is compiled as C by the same driver; its C++-only
+  // flags are left out. Everything else (the driver, the link) stays C++.
+  if (is_kernel && bench.dialect == Dialect::c) {
+    std::erase_if(args, [](const std::string& flag) { return flag.rfind("-std=c++", 0) == 0; });
+    args.insert(args.end(), {"-x", "c"});
+  }
+  args.insert(args.end(), {source, "-o", object});
   return args;
 }
 

@@ -120,6 +120,9 @@ Result<ProfileRun> profile_cpu(EvaluationExecutor& executor, const ExecutionCont
   if (auto st = ws.ready(); !st) return st.error();
   SamplerRequest request;
   request.call.size = options.size > 0 ? options.size : bench.time_size;
+  auto dims = named_size_words(bench.named_sizes, request.call.size);
+  if (!dims) return dims.error();
+  request.call.dims = join(*dims, ",");
   request.call.seed = options.seed;
   request.kernel_file = workspace_kernel_name(bench);
   request.kernel_source = source;

@@ -52,6 +52,7 @@ std::vector<std::string> ProfileWorkspace::driver_args(const DriverCall& call) {
                                    std::to_string(call.reps)};
   if (call.mode == "time")
     args.insert(args.end(), {"--out", "out.bin", "--warmup", std::to_string(call.warmup)});
+  if (!call.dims.empty()) args.insert(args.end(), {"--dims", call.dims});
   return args;
 }
 

@@ -19,6 +19,7 @@ namespace kopt {
 struct DriverCall {
   std::string mode = "run";  ///< "run" (no outputs) or "time" (per-call samples).
   long size = 0;
+  std::string dims;  ///< The named sizes at `size` ("ni=3,nj=4"), for --dims; empty: none.
   uint64_t seed = 1;
   int warmup = 0;
   int reps = 1;

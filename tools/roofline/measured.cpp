@@ -40,8 +40,8 @@ Result<DriverRun> timed_run(const ExecutionContext& ctx, const Benchmark& bench,
 }  // namespace
 
 Result<KernelCounters> manifest_work(const Benchmark& bench, long size) {
-  auto flops = evaluate_expression(bench.flops, static_cast<double>(size));
-  auto bytes = evaluate_expression(bench.bytes, static_cast<double>(size));
+  auto flops = bench.work_at(bench.flops, size);
+  auto bytes = bench.work_at(bench.bytes, size);
   if (!flops) return fail("the manifest's flops: " + flops.error().message);
   if (!bytes) return fail("the manifest's bytes: " + bytes.error().message);
   KernelCounters c;
@@ -51,9 +51,7 @@ Result<KernelCounters> manifest_work(const Benchmark& bench, long size) {
   if (auto manifest = read_json_file(bench.dir / "benchmark.json"); manifest) {
     const Json work = manifest->value("work", Json::object());
     if (work.contains("intops") && work["intops"].is_string())
-      if (auto ops =
-              evaluate_expression(work["intops"].get<std::string>(), static_cast<double>(size)))
-        c.int_ops = *ops;
+      if (auto ops = bench.work_at(work["intops"].get<std::string>(), size)) c.int_ops = *ops;
   }
   return c;
 }

@@ -80,6 +80,12 @@ static inline void omp_unset_lock(omp_lock_t* l) { (void)l; }
 
 std::vector<std::optional<double>> driver_arguments(const std::string& driver,
                                                     const std::string& function, double size) {
+  return driver_arguments(driver, function, Variables{{"n", size}});
+}
+
+std::vector<std::optional<double>> driver_arguments(const std::string& driver,
+                                                    const std::string& function,
+                                                    const Variables& sizes) {
   std::vector<std::optional<double>> values;
   const std::string args = call_arguments(driver, function);
   if (args.empty()) return values;
@@ -89,24 +95,35 @@ std::vector<std::optional<double>> driver_arguments(const std::string& driver,
     if (!value && std::regex_match(arg, std::regex("k[A-Z]\\w*")) &&
         std::regex_search(driver, match, std::regex("\\b" + arg + "\\s*=\\s*([0-9]+)\\s*;")))
       value = std::stod(match[1]);
-    if (!value && arg == "n_") value = size;
+    if (!value && arg.size() > 1 && arg.back() == '_')
+      if (auto it = sizes.find(arg.substr(0, arg.size() - 1)); it != sizes.end())
+        value = it->second;
     values.push_back(value);
   }
   return values;
 }
 
 Result<StaticEstimate> estimate_cpu(const ExecutionContext& ctx, const Benchmark& bench,
-                                    const std::string& source, long size) {
+                                    const std::string& source, long size,
+                                    const Variables& arguments) {
   TempDir ws("static-", ctx.work_root);
   if (auto st = stage_build_workspace(bench, ws.path(), source); !st) return st.error();
   if (auto st = write_file(ws.path() / "omp.h", kSerialOmpHeader); !st) return st.error();
   share_workspace(ws.path(), ctx.policy);
-  ProcessResult ir =
-      run_build_tool(ctx, ws.path(),
-                     {"clang++", "-O2", "-fno-vectorize", "-fno-slp-vectorize", "-fno-unroll-loops",
-                      "-fopenmp-simd", "-fno-discard-value-names", "-g0", "-S", "-emit-llvm", "-I.",
-                      "kernel.cpp", "-o", "kernel.ll"},
-                     kToolSeconds, kToolOutputCap);
+  std::vector<std::string> argv = {"clang++",
+                                   "-O2",
+                                   "-fno-vectorize",
+                                   "-fno-slp-vectorize",
+                                   "-fno-unroll-loops",
+                                   "-fopenmp-simd",
+                                   "-fno-discard-value-names",
+                                   "-g0",
+                                   "-S",
+                                   "-emit-llvm",
+                                   "-I."};
+  if (bench.dialect == Dialect::c) argv.insert(argv.end(), {"-x", "c"});
+  argv.insert(argv.end(), {workspace_kernel_name(bench), "-o", "kernel.ll"});
+  ProcessResult ir = run_build_tool(ctx, ws.path(), argv, kToolSeconds, kToolOutputCap);
   if (ir.spawn_failed || ir.exit_code == 127)
     return fail("clang++ not found (install clang and llvm)");
   if (!ir.succeeded())
@@ -121,9 +138,11 @@ Result<StaticEstimate> estimate_cpu(const ExecutionContext& ctx, const Benchmark
   StaticEstimate estimate;
   estimate.toolchain = "clang++ -O2 scalar LLVM IR + opt scalar evolution";
   estimate.assumptions.size = static_cast<double>(size > 0 ? size : bench.time_size);
+  Variables sizes = bench.variables(static_cast<long>(estimate.assumptions.size))
+                        .value_or(Variables{{"n", estimate.assumptions.size}});
+  sizes.insert(arguments.begin(), arguments.end());
   if (auto driver = read_file(bench.driver_path()); driver && !bench.functions.empty())
-    estimate.assumptions.arguments =
-        driver_arguments(*driver, bench.functions.front(), estimate.assumptions.size);
+    estimate.assumptions.arguments = driver_arguments(*driver, bench.functions.front(), sizes);
   estimate.counts = cost_module(parse_llvm_ir(*text), parse_scev_report(scev.output),
                                 bench.functions, estimate.assumptions);
   if (estimate.counts.counters.kernel.empty())

@@ -26,13 +26,20 @@ struct StaticEstimate {
 };
 
 /// Compiles `source` as the kernel file of `bench` in the sandbox and costs it at `size`
-/// (0: the manifest's time size).
+/// (0: the manifest's time size). `arguments` adds values of driver members the driver sets
+/// itself (`tsteps_`), by name without the underscore.
 Result<StaticEstimate> estimate_cpu(const ExecutionContext& ctx, const Benchmark& bench,
-                                    const std::string& source, long size);
+                                    const std::string& source, long size,
+                                    const Variables& arguments = {});
 
 /// The values the driver passes to `function`: literals, its named constants ("kDim"), and
 /// the size for `n_`; nullopt for anything else.
 std::vector<std::optional<double>> driver_arguments(const std::string& driver_source,
                                                     const std::string& function, double size);
+
+/// The same, where a member named after a size (`n_`, `ni_`, `tsteps_`) passes that size.
+std::vector<std::optional<double>> driver_arguments(const std::string& driver_source,
+                                                    const std::string& function,
+                                                    const Variables& sizes);
 
 }  // namespace kopt
