@@ -1,0 +1,98 @@
+// Trip counts of PTX loops (PtxFlow, ptx_flow.h): the loop's exit test compares an induction
+// register (one add of a constant per iteration, possibly through one more add) with a bound
+// that does not change in the loop; start, step and bound are evaluated with the constants,
+// the launch configuration and the arguments given.
+#include <algorithm>
+#include <cmath>
+
+#include <fmt/format.h>
+
+#include "tools/roofline/ptx_flow.h"
+#include "util/strings.h"
+
+namespace kopt {
+
+namespace {
+
+constexpr double kMaxTrips = 1e9;
+
+std::string predicate(const std::string& guard) {
+  return guard.empty() || guard[0] != '!' ? guard : guard.substr(1);
+}
+
+}  // namespace
+
+std::optional<std::pair<double, double>> PtxFlow::induction(const std::string& reg,
+                                                            const PtxLoop& loop, int depth) const {
+  auto it = defs_.find(reg);
+  if (it == defs_.end() || depth > 2) return std::nullopt;
+  std::vector<size_t> inside, before;
+  for (size_t d : it->second) (d >= loop.begin && d <= loop.end ? inside : before).push_back(d);
+  if (inside.size() != 1) return std::nullopt;
+  const PtxInstruction& step_def = body_[inside.front()];
+  const bool add = starts_with(step_def.opcode, "add."), sub = starts_with(step_def.opcode, "sub.");
+  if ((!add && !sub) || step_def.operands.size() != 3) return std::nullopt;
+  const std::string& from = step_def.operands[1];
+  auto step = value(step_def.operands[2]);
+  if (!step) return std::nullopt;
+  if (sub) *step = -*step;
+  if (from == reg) {  // reg = reg + step; its start is its last definition before the loop
+    std::optional<size_t> start_def;
+    for (size_t d : before)
+      if (d < loop.begin) start_def = d;
+    if (!start_def) return std::nullopt;
+    auto start = evaluate(body_[*start_def], 0);
+    if (!start) return std::nullopt;
+    return std::make_pair(*start, *step);
+  }
+  auto inner = induction(from, loop, depth + 1);  // reg = iv + c, compared after the increment
+  if (!inner) return std::nullopt;
+  return std::make_pair(inner->first + *step, inner->second);
+}
+
+void PtxFlow::count_trips(PtxLoop& loop, double default_trips) {
+  loop.trips = default_trips;
+  size_t branch = loop.end;
+  if (body_[branch].guard.empty()) {  // a top-tested loop: its first exit
+    for (size_t i = loop.begin; i <= loop.end; ++i) {
+      const auto& inst = body_[i];
+      if (!starts_with(inst.opcode, "bra") || inst.guard.empty() || inst.operands.empty()) continue;
+      auto target = std::find_if(body_.begin(), body_.end(), [&](const PtxInstruction& s) {
+        return s.label == inst.operands.back();
+      });
+      const auto at = static_cast<size_t>(target - body_.begin());
+      if (target != body_.end() && (at < loop.begin || at > loop.end)) {
+        branch = i;
+        break;
+      }
+    }
+  }
+  const std::string pred = predicate(body_[branch].guard);
+  const PtxInstruction* test = nullptr;
+  for (size_t i = branch; i > loop.begin && !pred.empty(); --i)
+    if (starts_with(body_[i - 1].opcode, "setp.") && !body_[i - 1].operands.empty() &&
+        operand_registers(body_[i - 1].operands[0]).front() == pred) {
+      test = &body_[i - 1];
+      break;
+    }
+  if (!test || test->operands.size() < 3) {
+    loop.bound = "no exit test found";
+    return;
+  }
+  missing_param_ = -1;
+  for (int side = 1; side <= 2; ++side) {
+    auto iv = induction(test->operands[side], loop, 0);
+    auto bound = iv ? value(test->operands[3 - side]) : std::nullopt;
+    if (!iv || !bound || iv->second == 0) continue;
+    const double trips = std::ceil((*bound - iv->first) / iv->second);
+    loop.trips = std::clamp(std::isfinite(trips) ? trips : 1.0, 1.0, kMaxTrips);
+    loop.known = true;
+    loop.bound = fmt::format("{:g} to {:g} step {:g}", iv->first, *bound, iv->second);
+    return;
+  }
+  loop.bound = missing_param_ >= 0 ? "bound depends on parameter " +
+                                         std::to_string(missing_param_) + " (not given; --args)"
+                                   : "bound not computable statically";
+}
+
+}  // namespace kopt
