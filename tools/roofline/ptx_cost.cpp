@@ -96,7 +96,9 @@ class KernelCoster {
         distinct *= flow_.loops()[l].trips;
         g.varies_in_loop = true;
       }
-    if (dep.data) {
+    if (dep.table) {
+      distinct = bytes;  // a lookup table of the module: cached
+    } else if (dep.data) {
       distinct = executed;
       indirect_ = true;
     }
@@ -132,7 +134,8 @@ void describe(KernelEstimate& e, const KernelCoster& coster, const PtxOptions& o
   for (const auto& loop : e.loops) assumed += !loop.known;
   e.assumptions.push_back(fmt::format(
       "{} of {} loops with a known trip count{}", e.loops.size() - assumed, e.loops.size(),
-      assumed ? fmt::format("; {} assumed to run {:g} times", assumed, options.default_trips)
+      assumed ? fmt::format("; {} assumed ({:g} iterations where nothing bounds them)", assumed,
+                            options.default_trips)
               : ""));
   e.assumptions.push_back(
       e.launch_assumed

@@ -1,6 +1,7 @@
 #include "tools/roofline/ptx_flow.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <cstdlib>
 
@@ -43,9 +44,15 @@ std::optional<double> immediate(const std::string& text) {
   return v;
 }
 
+bool is_symbol(const std::string& operand) {
+  return !operand.empty() &&
+         (std::isalpha(static_cast<unsigned char>(operand[0])) || operand[0] == '_');
+}
+
 void merge(Dependence& into, const Dependence& from) {
   into.dims |= from.dims;
   into.data = into.data || from.data;
+  into.table = into.table || from.table;
   into.loops.insert(from.loops.begin(), from.loops.end());
 }
 
@@ -119,11 +126,13 @@ void PtxFlow::propagate() {
       if (defined.empty()) continue;
       const std::string& op = body_[i].opcode;
       Dependence d;
-      for (size_t k = 1; k < body_[i].operands.size(); ++k)
+      for (size_t k = 1; k < body_[i].operands.size(); ++k) {
+        d.table = d.table || is_symbol(body_[i].operands[k]);
         for (const auto& reg : operand_registers(body_[i].operands[k])) {
           d.dims |= index_bit(reg);
           if (auto it = deps_.find(reg); it != deps_.end()) merge(d, it->second);
         }
+      }
       const bool load =
           (starts_with(op, "ld.") && !starts_with(op, "ld.param")) || starts_with(op, "atom.");
       d.data = d.data || load;
@@ -183,6 +192,10 @@ std::optional<double> PtxFlow::evaluate(const PtxInstruction& def, int depth) co
   if (f == "mov" || f == "cvt" || f == "cvta") return arg(1);
   const auto a = arg(1), b = arg(2);
   if (f == "neg" && a) return -*a;
+  if ((f == "and" || f == "rem") && !a && b && *b >= 1 && *b <= 65536) {
+    estimated_ = true;  // a remainder: its mean
+    return f == "and" ? *b / 2 : (*b - 1) / 2;
+  }
   if (!a || !b) return std::nullopt;
   if (f == "add") return *a + *b;
   if (f == "sub") return *a - *b;

@@ -30,6 +30,7 @@ inline constexpr unsigned kThreadDims = 0x7, kBlockDims = 0x38;
 struct Dependence {
   unsigned dims = 0;    ///< Index dimensions (kThreadDims, kBlockDims bits).
   bool data = false;    ///< A value loaded from memory (an indirect address).
+  bool table = false;   ///< Derived from a module-scope array's address (a lookup table).
   std::set<int> loops;  ///< Loops (indices into PtxFlow::loops()) it changes in.
   bool operator==(const Dependence&) const = default;
 };
@@ -69,8 +70,12 @@ class PtxFlow {
   void count_trips(PtxLoop& loop, double default_trips);
   std::optional<double> evaluate(const PtxInstruction& def, int depth) const;
   std::optional<double> special(const std::string& name) const;
-  std::optional<std::pair<double, double>> induction(const std::string& reg, const PtxLoop& loop,
-                                                     int depth) const;
+  /// An induction register's start (where computable) and step in `loop`.
+  struct Induction {
+    std::optional<double> start;
+    double step = 0;
+  };
+  std::optional<Induction> induction(const std::string& reg, const PtxLoop& loop, int depth) const;
 
   const std::vector<PtxInstruction>& body_;
   const std::vector<std::string>& params_;
@@ -81,6 +86,7 @@ class PtxFlow {
   std::map<std::string, Dependence> deps_;
   unsigned dims_used_ = 0;
   mutable int missing_param_ = -1;  ///< The last parameter a value needed and did not have.
+  mutable bool estimated_ = false;  ///< A value used a remainder's mean (x & 3, x % 4).
 };
 
 /// The registers a statement defines (its destinations).

@@ -22,8 +22,8 @@ std::string predicate(const std::string& guard) {
 
 }  // namespace
 
-std::optional<std::pair<double, double>> PtxFlow::induction(const std::string& reg,
-                                                            const PtxLoop& loop, int depth) const {
+std::optional<PtxFlow::Induction> PtxFlow::induction(const std::string& reg, const PtxLoop& loop,
+                                                     int depth) const {
   auto it = defs_.find(reg);
   if (it == defs_.end() || depth > 2) return std::nullopt;
   std::vector<size_t> inside, before;
@@ -41,13 +41,12 @@ std::optional<std::pair<double, double>> PtxFlow::induction(const std::string& r
     for (size_t d : before)
       if (d < loop.begin) start_def = d;
     if (!start_def) return std::nullopt;
-    auto start = evaluate(body_[*start_def], 0);
-    if (!start) return std::nullopt;
-    return std::make_pair(*start, *step);
+    return Induction{evaluate(body_[*start_def], 0), *step};
   }
   auto inner = induction(from, loop, depth + 1);  // reg = iv + c, compared after the increment
   if (!inner) return std::nullopt;
-  return std::make_pair(inner->first + *step, inner->second);
+  if (inner->start) *inner->start += *step;
+  return inner;
 }
 
 void PtxFlow::count_trips(PtxLoop& loop, double default_trips) {
@@ -80,16 +79,22 @@ void PtxFlow::count_trips(PtxLoop& loop, double default_trips) {
     return;
   }
   missing_param_ = -1;
+  estimated_ = false;
+  double unrolled = 1;  // the step of an induction register whose bound is unknown
   for (int side = 1; side <= 2; ++side) {
     auto iv = induction(test->operands[side], loop, 0);
     auto bound = iv ? value(test->operands[3 - side]) : std::nullopt;
-    if (!iv || !bound || iv->second == 0) continue;
-    const double trips = std::ceil((*bound - iv->first) / iv->second);
+    if (iv && (!bound || !iv->start) && std::abs(iv->step) <= 16)
+      unrolled = std::max(unrolled, std::abs(iv->step));
+    if (!iv || !bound || !iv->start || iv->step == 0) continue;
+    const double trips = std::ceil((*bound - *iv->start) / iv->step);
     loop.trips = std::clamp(std::isfinite(trips) ? trips : 1.0, 1.0, kMaxTrips);
-    loop.known = true;
-    loop.bound = fmt::format("{:g} to {:g} step {:g}", iv->first, *bound, iv->second);
+    loop.known = !estimated_;
+    loop.bound = fmt::format("{:g} to {:g} step {:g}{}", *iv->start, *bound, iv->step,
+                             estimated_ ? " (a remainder: its mean)" : "");
     return;
   }
+  loop.trips = std::max(1.0, default_trips / unrolled);
   loop.bound = missing_param_ >= 0 ? "bound depends on parameter " +
                                          std::to_string(missing_param_) + " (not given; --args)"
                                    : "bound not computable statically";
