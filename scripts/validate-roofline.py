@@ -94,6 +94,31 @@ def candidate_files(folder, kernel):
     return ordered
 
 
+def makefile_options(folder):
+    """The -D and -I options and fast math of the program's Makefile (its CFLAGS lines outside
+    the debug branch), as a user compiling it would pass them."""
+    path = os.path.join(folder, "Makefile")
+    if not os.path.isfile(path):
+        return []
+    options, debug = [], False
+    with open(path, errors="replace") as f:
+        for line in f:
+            if line.startswith("ifeq") and "DEBUG" in line:
+                debug = True
+            elif line.startswith("endif"):
+                debug = False
+            if debug or not re.match(r"\s*(CFLAGS|NVCCFLAGS|CXXFLAGS)\s*[:+]?=", line):
+                continue
+            for token in line.split():
+                if re.match(r"-D\w", token):
+                    options += ["-D", token[2:]]
+                elif token.startswith("-I") and len(token) > 2 and "$" not in token:
+                    options += ["-I", os.path.normpath(os.path.join(folder, token[2:]))]
+                elif token in ("-use_fast_math", "--use_fast_math"):
+                    options.append("fast")
+    return options
+
+
 def launch_arg(grid, block):
     dims = lambda t: "x".join(n.strip() for n in t.strip("()").split(","))
     return dims(grid) + "," + dims(block)
@@ -102,10 +127,14 @@ def launch_arg(grid, block):
 def classify(k, src, kopt, include):
     name = k["template"] or k["kernel"]
     last = "no .cu file in the folder"
-    for path in candidate_files(os.path.join(src, k["program"]), k["kernel"]):
+    folder = os.path.join(src, k["program"])
+    options = makefile_options(folder)
+    flags = FLAGS + (" -use_fast_math" if "fast" in options else "")
+    options = [o for o in options if o != "fast"]
+    for path in candidate_files(folder, k["kernel"]):
         cmd = [kopt, "roofline", path, "--kernel", name, "--method", "static", "--hardware",
                "rtx3080", "--launch", launch_arg(k["grid"], k["block"]), "-I", include,
-               "--flags", FLAGS, "--json"]
+               "--flags=" + flags, "--json"] + options
         proc = subprocess.run(cmd, capture_output=True, text=True, timeout=600)
         if proc.returncode != 0:
             last = (proc.stderr.strip().splitlines() or ["exit %d" % proc.returncode])[0]

@@ -29,11 +29,19 @@ std::optional<PtxFlow::Induction> PtxFlow::induction(const std::string& reg, con
   std::vector<size_t> inside, before;
   for (size_t d : it->second) (d >= loop.begin && d <= loop.end ? inside : before).push_back(d);
   if (inside.size() != 1) return std::nullopt;
-  const PtxInstruction& step_def = body_[inside.front()];
-  const bool add = starts_with(step_def.opcode, "add."), sub = starts_with(step_def.opcode, "sub.");
-  if ((!add && !sub) || step_def.operands.size() != 3) return std::nullopt;
-  const std::string& from = step_def.operands[1];
-  auto step = value(step_def.operands[2]);
+  const PtxInstruction* step_def = &body_[inside.front()];
+  if (starts_with(step_def->opcode, "mov.") && step_def->operands.size() == 2) {
+    // A rotated register: reg = next; next = reg + step (compared before the increment).
+    auto next = defs_.find(step_def->operands[1]);
+    if (next == defs_.end() || next->second.size() != 1) return std::nullopt;
+    step_def = &body_[next->second.front()];
+    if (step_def->operands.size() != 3 || step_def->operands[1] != reg) return std::nullopt;
+  }
+  const bool add = starts_with(step_def->opcode, "add."),
+             sub = starts_with(step_def->opcode, "sub.");
+  if ((!add && !sub) || step_def->operands.size() != 3) return std::nullopt;
+  const std::string& from = step_def->operands[1];
+  auto step = value(step_def->operands[2]);
   if (!step) return std::nullopt;
   if (sub) *step = -*step;
   if (from == reg) {  // reg = reg + step; its start is its last definition before the loop
