@@ -23,6 +23,7 @@ struct StaticEstimate {
   StaticCounts counts;
   TripAssumptions assumptions;
   std::string toolchain;  ///< "clang++ 14 IR + opt scalar evolution", "nvcc PTX", ...
+  std::vector<KernelCounters> kernels;  ///< CUDA: each kernel entry (counts sums them).
 };
 
 /// Compiles `source` as the kernel file of `bench` in the sandbox and costs it at `size`

@@ -9,11 +9,13 @@
 
 namespace kopt {
 
-StaticCounts cost_ptx(const std::string& ptx, double default_trips) {
+StaticCounts cost_ptx(const std::string& ptx, double default_trips,
+                      std::vector<KernelCounters>* kernels) {
   StaticCounts out;
   PtxOptions options;
   options.default_trips = default_trips;
   for (const auto& e : cost_ptx_kernels(ptx, options)) {
+    if (kernels) kernels->push_back(e.counters);
     out.counters.fp32_flops += e.counters.fp32_flops;
     out.counters.fp64_flops += e.counters.fp64_flops;
     out.counters.int_ops += e.counters.int_ops;
@@ -47,7 +49,7 @@ Result<StaticEstimate> estimate_ptx(const ExecutionContext& ctx, const Benchmark
   StaticEstimate estimate;
   estimate.toolchain = "nvcc -ptx -O3 (compute_80)";
   estimate.assumptions.size = static_cast<double>(size > 0 ? size : bench.time_size);
-  estimate.counts = cost_ptx(*ptx, PtxOptions{}.default_trips);
+  estimate.counts = cost_ptx(*ptx, PtxOptions{}.default_trips, &estimate.kernels);
   return estimate;
 }
 

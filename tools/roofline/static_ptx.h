@@ -14,8 +14,9 @@
 namespace kopt {
 
 /// Counts every kernel entry in `ptx` at the default launch (`default_trips` per unknown loop),
-/// summed.
-StaticCounts cost_ptx(const std::string& ptx, double default_trips);
+/// summed; `kernels`, when given, receives each entry's counters.
+StaticCounts cost_ptx(const std::string& ptx, double default_trips,
+                      std::vector<KernelCounters>* kernels = nullptr);
 
 /// Compiles `source` as the kernel file of a CUDA benchmark to PTX in the sandbox and costs it.
 Result<StaticEstimate> estimate_ptx(const ExecutionContext& ctx, const Benchmark& bench,
