@@ -134,7 +134,7 @@ std::string gpu_arch(const std::string& hardware) {
 
 // `kopt roofline FILE`: every kernel of any source file, compiled where it lies.
 int roofline_file(const Args& args) {
-  if (args.get("method") != "static")
+  if (args.has("method") && args.get("method") != "static")
     throw UsageError{"a kernel FILE without --bench takes --method static"};
   FileRooflineRequest request;
   request.source.path = args.get("TARGET");
@@ -174,7 +174,7 @@ int run_roofline(const Args& args) {
       std::filesystem::is_regular_file(args.get("TARGET")))
     return roofline_file(args);
   if (!args.has("TARGET")) throw UsageError{"give a benchmark or a kernel FILE"};
-  const std::string method = args.get("method");
+  const std::string method = args.has("method") ? args.get("method") : "measured";
   if (method != "measured" && method != "static" && method != "llm")
     throw UsageError{"--method must be measured, static or llm"};
   const long size = args.has("size") ? args.get_int("size", 1) : 0;
@@ -223,8 +223,8 @@ CommandSpec roofline_command() {
        "host (measured, cached) or a GPU of the hardware table (rtx3080, a100, h100, h200)",
        "host"},
       {"--method",
-       "measured (analytic work and time, or GPU counters), static (compiled code) or llm",
-       "measured"},
+       "measured (analytic work and time, or GPU counters; a benchmark's default), static "
+       "(compiled code; a FILE's only method) or llm"},
       {"--llm", "LLM backend spec for --method llm", "", false, false, "KOPT_LLM"},
       {"--size", "Problem size (default: the manifest's time size)"},
       {"--json", "Print the kopt-roofline/1 document", "", true},

@@ -4,6 +4,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "tools/eval/static_check.h"
 #include "tools/roofline/ir_cost_model.h"
 #include "tools/roofline/ptx_cost.h"
 #include "util/strings.h"

@@ -1,14 +1,13 @@
 #include "tools/roofline/ptx_cost.h"
 
-#include <cxxabi.h>
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <cstdlib>
 #include <map>
-#include <memory>
 #include <set>
 
+#include "tools/eval/static_check.h"
 #include "tools/roofline/ptx_ops.h"
 #include "util/strings.h"
 
@@ -160,13 +159,6 @@ std::string compact(const std::string& text) {
 }
 
 }  // namespace
-
-std::string demangle(const std::string& symbol) {
-  int status = 0;
-  std::unique_ptr<char, void (*)(void*)> text(
-      abi::__cxa_demangle(symbol.c_str(), nullptr, nullptr, &status), std::free);
-  return status == 0 && text ? std::string(text.get()) : symbol;
-}
 
 bool kernel_matches(const std::string& wanted, const std::string& demangled,
                     const std::string& symbol) {

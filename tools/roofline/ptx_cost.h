@@ -44,9 +44,6 @@ struct KernelEstimate {
 /// Costs every kernel entry of `ptx` that `options.kernel` names.
 std::vector<KernelEstimate> cost_ptx_kernels(const std::string& ptx, const PtxOptions& options);
 
-/// The demangled name of a symbol (itself when it is not a C++ one).
-std::string demangle(const std::string& symbol);
-
 /// True when `wanted` names the kernel `demangled`: its plain name ("k", "ns::k"), or with
 /// template arguments ("k<256, 1024>", spaces ignored), or the mangled symbol.
 bool kernel_matches(const std::string& wanted, const std::string& demangled,

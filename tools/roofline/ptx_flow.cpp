@@ -172,8 +172,14 @@ std::optional<double> PtxFlow::value(const std::string& operand, int depth) cons
   if (depth > kMaxEvalDepth || operand.empty() || operand[0] != '%') return std::nullopt;
   if (is_special_register(operand)) return special(operand);
   auto it = defs_.find(operand);
-  if (it == defs_.end() || it->second.size() != 1) return std::nullopt;
-  return evaluate(body_[it->second.front()], depth + 1);
+  if (it == defs_.end()) return std::nullopt;
+  // A register a loop updates has its value before the loop from its one definition outside
+  // every loop (a remainder count, a start).
+  std::vector<size_t> outside;
+  for (size_t d : it->second)
+    if (it->second.size() == 1 || loops_around(d).empty()) outside.push_back(d);
+  if (outside.size() != 1) return std::nullopt;
+  return evaluate(body_[outside.front()], depth + 1);
 }
 
 std::optional<double> PtxFlow::evaluate(const PtxInstruction& def, int depth) const {

@@ -68,8 +68,9 @@ std::string first_compiler_error(const std::string& log) {
   for (size_t i = 0; i < lines.size(); ++i) {
     if (!is_error_line(lines[i])) continue;
     size_t first = i;
-    while (first > 0 && starts_with(lines[first - 1], "In file included")) --first;
-    while (first > 0 && starts_with(trim(lines[first - 1]), "from ")) --first;
+    while (first > 0 && (starts_with(lines[first - 1], "In file included") ||
+                         starts_with(trim(lines[first - 1]), "from ")))
+      --first;
     std::string text;
     for (size_t j = first; j < lines.size() && (j <= i || !starts_diagnostic(lines[j])); ++j) {
       if (j > i && trim(lines[j]).empty()) break;
