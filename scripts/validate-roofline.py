@@ -142,7 +142,11 @@ def classify(k, src, kopt, include):
         kernels = json.loads(proc.stdout).get("kernels", [])
         if kernels:
             # Instantiations of one template: the first (the launch rows name one).
-            return kernels[0]["class"].split("-")[0], os.path.relpath(path, src), ""
+            cls = kernels[0]["class"].split("-")[0]
+            if cls in ("compute", "bandwidth", "latency"):
+                return ("bandwidth" if cls == "latency" else cls), os.path.relpath(path, src), ""
+            last = kernels[0].get("statement", kernels[0]["class"])
+            continue
         last = "kernel not in " + os.path.basename(path)
     return None, "", last
 

@@ -18,6 +18,7 @@ KernelRoofline from_ptx(const KernelEstimate& e, const Peaks& peaks) {
   k.name = e.name, k.symbol = e.symbol, k.counters = e.counters;
   k.executed_bytes = e.executed_bytes;
   k.global_traffic = e.executed_bytes > 0;
+  k.external_calls = e.calls_not_inlined;
   k.point = place(e.counters, peaks);
   for (const auto& loop : e.loops) k.loops.push_back({"", loop.trips, loop.known, loop.bound});
   k.assumptions = e.assumptions;
@@ -117,16 +118,26 @@ std::string missing_kernel_message(const FileRoofline& r, const FileRooflineRequ
                                              : " (it has: " + join(r.other_kernels, "; ") + ")");
 }
 
+std::string no_class_statement(const KernelRoofline& k) {
+  if (k.global_traffic) return {};
+  if (k.external_calls)
+    return fmt::format(
+        "its own code moves no global memory and its work is in {} call(s) to functions "
+        "compiled in other files, which are not counted: no class (analyse the file that "
+        "defines them, or compile them into this one)",
+        k.external_calls);
+  return "no global memory traffic: it works in registers, shared or constant memory only, so "
+         "it has no arithmetic intensity (not bandwidth-bound)";
+}
+
 std::string summarize(const FileRoofline& r) {
   std::string text =
       fmt::format("static roofline of {} on {} ({})\n", r.file, r.hardware, r.toolchain);
   for (const auto& k : r.kernels) {
     const RooflinePoint& p = k.point;
     text += "  kernel " + k.name + ": ";
-    if (!k.global_traffic) {
-      text +=
-          "no global memory traffic: it works in registers, shared or constant memory only, so "
-          "it has no arithmetic intensity (not bandwidth-bound)\n";
+    if (const std::string why = no_class_statement(k); !why.empty()) {
+      text += why + "\n";
     } else {
       text += to_string(p.by_intensity) + "\n";
       text += intensity_row("fp64", p.intensity.fp64, p.balance.fp64);
@@ -156,12 +167,12 @@ Json to_json(const FileRoofline& r) {
               {"executed_bytes", k.executed_bytes},
               {"loops", loops},
               {"assumptions", k.assumptions}};
-    if (k.global_traffic) {
+    if (const std::string why = no_class_statement(k); why.empty()) {
       j["class"] = to_string(k.point.by_intensity);
       j["point"] = to_json(k.point);
     } else {
-      j["class"] = "no-global-traffic";
-      j["statement"] = "no global memory access: no arithmetic intensity";
+      j["class"] = k.external_calls ? "unknown" : "no-global-traffic";
+      j["statement"] = why;
     }
     kernels.push_back(j);
   }

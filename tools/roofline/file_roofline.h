@@ -41,6 +41,7 @@ struct KernelRoofline {
   KernelCounters counters;
   double executed_bytes = 0;   ///< Bytes of every load and store executed (cache traffic).
   bool global_traffic = true;  ///< False: no global memory access; no intensity, no class.
+  int external_calls = 0;      ///< Calls to functions compiled elsewhere (not counted).
   RooflinePoint point;
   std::vector<LoopReport> loops;
   std::vector<std::string> assumptions;
@@ -61,6 +62,10 @@ Result<FileRoofline> roofline_of_file(const ExecutionContext& ctx,
 
 /// "no kernel found in FILE" / "no kernel named K in FILE (it has: a, b)"; empty when found.
 std::string missing_kernel_message(const FileRoofline& report, const FileRooflineRequest& request);
+
+/// Why a kernel gets no class ("no global memory traffic...", "its work is in functions
+/// compiled elsewhere..."), or empty when it gets one.
+std::string no_class_statement(const KernelRoofline& kernel);
 
 /// The text for people: a block per kernel.
 std::string summarize(const FileRoofline& report);
