@@ -82,6 +82,16 @@ TEST(PtxModelTest, GridStrideLoopTakesItsTripsFromTheLaunch) {
   EXPECT_NEAR(ai(e.counters.fp32_flops, e), 2.0 / 12, 0.01);  // a triad stays streaming
 }
 
+TEST(PtxModelTest, HalvingLoopRunsLog2OfTheBlock) {
+  NEED_NVCC();
+  PtxOptions o;
+  o.launch = {{256, 1, 1}, {64, 1, 1}};  // block, grid
+  const KernelEstimate e = only("tree_sum", o);
+  ASSERT_EQ(e.loops.size(), 1u);
+  EXPECT_TRUE(e.loops[0].known) << e.loops[0].bound;
+  EXPECT_DOUBLE_EQ(e.loops[0].trips, 8);
+}
+
 TEST(PtxModelTest, AllPairsAndSharedTilesReuseTheirData) {
   NEED_NVCC();
   PtxOptions o;

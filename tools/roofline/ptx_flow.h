@@ -43,6 +43,13 @@ struct PtxLoop {
   std::string bound;   ///< How the count was found, or why it was not.
 };
 
+/// An induction register's start (where computable) and step in a loop.
+struct PtxInduction {
+  std::optional<double> start;
+  double step = 0;         ///< Added each iteration, or the factor when geometric.
+  bool geometric = false;  ///< s *= 2, s <<= 1, s >>= 1, s /= 2.
+};
+
 /// The flow facts of one kernel body.
 class PtxFlow {
  public:
@@ -70,12 +77,8 @@ class PtxFlow {
   void count_trips(PtxLoop& loop, double default_trips);
   std::optional<double> evaluate(const PtxInstruction& def, int depth) const;
   std::optional<double> special(const std::string& name) const;
-  /// An induction register's start (where computable) and step in `loop`.
-  struct Induction {
-    std::optional<double> start;
-    double step = 0;
-  };
-  std::optional<Induction> induction(const std::string& reg, const PtxLoop& loop, int depth) const;
+  std::optional<PtxInduction> induction(const std::string& reg, const PtxLoop& loop,
+                                        int depth) const;
 
   const std::vector<PtxInstruction>& body_;
   const std::vector<std::string>& params_;

@@ -20,10 +20,19 @@ std::string predicate(const std::string& guard) {
   return guard.empty() || guard[0] != '!' ? guard : guard.substr(1);
 }
 
+// Iterations from start to bound: by steps, or by factors (s *= 2, s >>= 1 down to 0).
+double iteration_count(const PtxInduction& iv, double bound) {
+  if (!iv.geometric) return std::ceil((bound - *iv.start) / iv.step);
+  if (*iv.start <= 0 || iv.step <= 0 || iv.step == 1) return 1;
+  const double last = bound > 0 ? bound : 1;  // a halving loop runs while s > 0: down to 1
+  const double trips = std::ceil(std::log(last / *iv.start) / std::log(iv.step));
+  return bound > 0 ? trips : trips + 1;
+}
+
 }  // namespace
 
-std::optional<PtxFlow::Induction> PtxFlow::induction(const std::string& reg, const PtxLoop& loop,
-                                                     int depth) const {
+std::optional<PtxInduction> PtxFlow::induction(const std::string& reg, const PtxLoop& loop,
+                                               int depth) const {
   auto it = defs_.find(reg);
   if (it == defs_.end() || depth > 2) return std::nullopt;
   std::vector<size_t> inside, before;
@@ -37,22 +46,28 @@ std::optional<PtxFlow::Induction> PtxFlow::induction(const std::string& reg, con
     step_def = &body_[next->second.front()];
     if (step_def->operands.size() != 3 || step_def->operands[1] != reg) return std::nullopt;
   }
-  const bool add = starts_with(step_def->opcode, "add."),
-             sub = starts_with(step_def->opcode, "sub.");
-  if ((!add && !sub) || step_def->operands.size() != 3) return std::nullopt;
+  const std::string& op = step_def->opcode;
+  const bool add = starts_with(op, "add."), sub = starts_with(op, "sub.");
+  const bool geometric = starts_with(op, "shl.") || starts_with(op, "shr.") ||
+                         starts_with(op, "mul.lo.") || starts_with(op, "div.");
+  if ((!add && !sub && !geometric) || step_def->operands.size() != 3) return std::nullopt;
   const std::string& from = step_def->operands[1];
   auto step = value(step_def->operands[2]);
   if (!step) return std::nullopt;
   if (sub) *step = -*step;
+  if (starts_with(op, "shl.") || starts_with(op, "shr."))
+    *step = std::ldexp(1.0, static_cast<int>(starts_with(op, "shl.") ? *step : -*step));
+  if (starts_with(op, "div.") && *step != 0) *step = 1 / *step;
   if (from == reg) {  // reg = reg + step; its start is its last definition before the loop
     std::optional<size_t> start_def;
     for (size_t d : before)
       if (d < loop.begin) start_def = d;
     if (!start_def) return std::nullopt;
-    return Induction{evaluate(body_[*start_def], 0), *step};
+    return PtxInduction{evaluate(body_[*start_def], 0), *step, geometric};
   }
+  if (geometric) return std::nullopt;
   auto inner = induction(from, loop, depth + 1);  // reg = iv + c, compared after the increment
-  if (!inner) return std::nullopt;
+  if (!inner || inner->geometric) return std::nullopt;
   if (inner->start) *inner->start += *step;
   return inner;
 }
@@ -92,10 +107,10 @@ void PtxFlow::count_trips(PtxLoop& loop, double default_trips) {
   for (int side = 1; side <= 2; ++side) {
     auto iv = induction(test->operands[side], loop, 0);
     auto bound = iv ? value(test->operands[3 - side]) : std::nullopt;
-    if (iv && (!bound || !iv->start) && std::abs(iv->step) <= 16)
+    if (iv && !iv->geometric && (!bound || !iv->start) && std::abs(iv->step) <= 16)
       unrolled = std::max(unrolled, std::abs(iv->step));
     if (!iv || !bound || !iv->start || iv->step == 0) continue;
-    const double trips = std::ceil((*bound - *iv->start) / iv->step);
+    const double trips = iteration_count(*iv, *bound);
     loop.trips = std::clamp(std::isfinite(trips) ? trips : 1.0, 1.0, kMaxTrips);
     loop.known = !estimated_;
     loop.bound = fmt::format("{:g} to {:g} step {:g}{}", *iv->start, *bound, iv->step,
