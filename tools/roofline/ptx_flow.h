@@ -48,6 +48,7 @@ struct PtxInduction {
   std::optional<double> start;
   double step = 0;         ///< Added each iteration, or the factor when geometric.
   bool geometric = false;  ///< s *= 2, s <<= 1, s >>= 1, s /= 2.
+  double extra = 0;        ///< 1 when the exit test reads the next value (s + step).
 };
 
 /// The flow facts of one kernel body.

@@ -22,11 +22,11 @@ std::string predicate(const std::string& guard) {
 
 // Iterations from start to bound: by steps, or by factors (s *= 2, s >>= 1 down to 0).
 double iteration_count(const PtxInduction& iv, double bound) {
-  if (!iv.geometric) return std::ceil((bound - *iv.start) / iv.step);
+  if (!iv.geometric) return std::ceil((bound - *iv.start) / iv.step) + iv.extra;
   if (*iv.start <= 0 || iv.step <= 0 || iv.step == 1) return 1;
   const double last = bound > 0 ? bound : 1;  // a halving loop runs while s > 0: down to 1
   const double trips = std::ceil(std::log(last / *iv.start) / std::log(iv.step));
-  return bound > 0 ? trips : trips + 1;
+  return (bound > 0 ? trips : trips + 1) + iv.extra;
 }
 
 }  // namespace
@@ -65,10 +65,10 @@ std::optional<PtxInduction> PtxFlow::induction(const std::string& reg, const Ptx
     if (!start_def) return std::nullopt;
     return PtxInduction{evaluate(body_[*start_def], 0), *step, geometric};
   }
-  if (geometric) return std::nullopt;
   auto inner = induction(from, loop, depth + 1);  // reg = iv + c, compared after the increment
-  if (!inner || inner->geometric) return std::nullopt;
-  if (inner->start) *inner->start += *step;
+  if (!inner || inner->geometric != geometric) return std::nullopt;
+  if (inner->start) *inner->start = geometric ? *inner->start * *step : *inner->start + *step;
+  inner->extra = 1;  // the test reads the next value: the body runs once more than it passes
   return inner;
 }
 
