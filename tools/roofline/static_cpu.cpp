@@ -4,6 +4,7 @@
 
 #include "sandbox/sandbox.h"
 #include "tools/eval/build.h"
+#include "tools/roofline/source_compile.h"
 #include "util/files.h"
 #include "util/strings.h"
 
@@ -124,12 +125,12 @@ Result<StaticEstimate> estimate_cpu(const ExecutionContext& ctx, const Benchmark
   if (ir.spawn_failed || ir.exit_code == 127)
     return fail("clang++ not found (install clang and llvm)");
   if (!ir.succeeded())
-    return fail("clang++ cannot compile the kernel: " + trim(tail(ir.output, 400)));
+    return fail("clang++ cannot compile the kernel: " + first_compiler_error(ir.output));
   ProcessResult scev = run_build_tool(
       ctx, ws.path(),
       {"opt", "-passes=print<loops>,print<scalar-evolution>", "-disable-output", "kernel.ll"},
       kToolSeconds, kToolOutputCap);
-  if (!scev.succeeded()) return fail("opt failed: " + trim(tail(scev.output, 400)));
+  if (!scev.succeeded()) return fail("opt failed: " + first_compiler_error(scev.output));
   auto text = read_file(ws.path() / "kernel.ll");
   if (!text) return text.error();
   StaticEstimate estimate;
