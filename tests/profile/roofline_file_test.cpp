@@ -86,5 +86,11 @@ TEST(RooflineFileTest, BadLaunchIsAUsageError) {
   EXPECT_NE(run.output.find("--launch"), std::string::npos) << run.output;
 }
 
+TEST(RooflineFileTest, MissingFileIsAUsageError) {
+  const CliRun run = kopt_roofline("missing.cu", "--hardware h100");
+  EXPECT_EQ(run.code, 2) << run.output;
+  EXPECT_NE(run.output.find("no such file"), std::string::npos) << run.output;
+}
+
 }  // namespace
 }  // namespace kopt
