@@ -34,11 +34,21 @@ bool starts_diagnostic(const std::string& line) {
 // include folders, read-only; the compiler's own folder and the system are already there.
 ExecutionContext with_source_access(const ExecutionContext& ctx, const SourceFile& file) {
   ExecutionContext out = ctx;
+  const fs::path work =
+      fs::weakly_canonical(ctx.work_root.empty() ? fs::temp_directory_path() : ctx.work_root);
+  // A folder that holds the workspaces (or the temporary folder the compiler writes to) stays
+  // as the sandbox has it: mounting it read-only would hide them.
+  auto add = [&](const fs::path& dir) {
+    const fs::path d = fs::weakly_canonical(fs::absolute(dir));
+    const auto rel = work.lexically_relative(d);
+    const bool holds_work = !rel.empty() && *rel.begin() != "..";
+    if (d != d.root_path() && d != fs::temp_directory_path() && !holds_work)
+      out.policy.read_only.push_back(d);
+  };
   const fs::path folder = fs::absolute(file.path).parent_path();
-  out.policy.read_only.push_back(folder);
-  if (folder.has_parent_path() && folder.parent_path() != folder.root_path())
-    out.policy.read_only.push_back(folder.parent_path());
-  for (const auto& dir : file.include_dirs) out.policy.read_only.push_back(fs::absolute(dir));
+  add(folder);
+  if (folder.has_parent_path()) add(folder.parent_path());
+  for (const auto& dir : file.include_dirs) add(dir);
   return out;
 }
 
