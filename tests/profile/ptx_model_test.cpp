@@ -176,6 +176,9 @@ TEST(PtxModelTest, KernelNamesMatchPlainTemplatedAndQualified) {
   EXPECT_FALSE(kernel_matches("k<128>", "void k<256>(int const*)", "x"));
   EXPECT_TRUE(kernel_matches("kern", "ns::kern(float*)", "x"));
   EXPECT_FALSE(kernel_matches("ern", "kern(float*)", "x"));
+  EXPECT_TRUE(kernel_matches("vhgw<1>", "void vhgw<(MorphOpType)1>(unsigned char*)", "x"));
+  EXPECT_TRUE(kernel_matches("shuffle<float, 0>", "void shuffle<float, false>(float*)", "x"));
+  EXPECT_TRUE(kernel_matches("g<19>", "void g<19u>(float*)", "x"));
 }
 
 }  // namespace

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <map>
+#include <regex>
 #include <set>
 
 #include "tools/eval/static_check.h"
@@ -151,11 +152,29 @@ void describe(KernelEstimate& e, const KernelCoster& coster, const PtxOptions& o
         fmt::format("{} calls to functions outside the file not counted", e.calls_not_inlined));
 }
 
+// A name as profilers and demanglers both print it: no spaces, no casts on template values
+// ("(MorphOpType)1" -> "1"), no integer suffixes ("19u" -> "19"), booleans as 0 and 1.
 std::string compact(const std::string& text) {
+  static const std::regex kCast(R"(\([A-Za-z_][\w:]*\)(?=-?\d))");
+  static const std::regex kSuffix(R"((\d)(?:ul|ull|ll|u|l)\b)", std::regex::icase);
+  static const std::regex kTrue(R"(\btrue\b)"), kFalse(R"(\bfalse\b)");
   std::string out;
   for (char ch : text)
     if (ch != ' ') out += ch;
-  return out;
+  out = std::regex_replace(out, kCast, "");
+  out = std::regex_replace(out, kSuffix, "$1");
+  out = std::regex_replace(out, kTrue, "1");
+  return std::regex_replace(out, kFalse, "0");
+}
+
+// Where a demangled name's parameter list starts: the first '(' outside template arguments.
+size_t parameter_list(const std::string& demangled) {
+  int depth = 0;
+  for (size_t i = 0; i < demangled.size(); ++i) {
+    depth += demangled[i] == '<' ? 1 : demangled[i] == '>' ? -1 : 0;
+    if (demangled[i] == '(' && depth == 0) return i;
+  }
+  return demangled.size();
 }
 
 }  // namespace
@@ -163,7 +182,7 @@ std::string compact(const std::string& text) {
 bool kernel_matches(const std::string& wanted, const std::string& demangled,
                     const std::string& symbol) {
   if (wanted.empty() || wanted == symbol) return true;
-  std::string name = demangled.substr(0, demangled.find('('));
+  std::string name = demangled.substr(0, parameter_list(demangled));
   if (starts_with(name, "void ")) name = name.substr(5);
   const std::string plain = name.substr(0, name.find('<'));
   const std::string w = compact(wanted), n = compact(name), p = compact(plain);
