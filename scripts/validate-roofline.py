@@ -173,7 +173,7 @@ def main():
     p.add_argument("--csv", default=os.path.join(here, "..", "..", "shared", "data", "rtx3080-profiling.csv"))
     p.add_argument("--per-class", type=int, default=50)
     p.add_argument("--split", choices=["dev", "holdout", "all"], default="all")
-    p.add_argument("--kopt", default=os.path.join(here, "..", "build", "agent", "kopt"))
+    p.add_argument("--kopt", default=os.path.join(here, "..", "build", "kopt"))
     p.add_argument("--jobs", type=int, default=2)
     p.add_argument("--verbose", action="store_true")
     a = p.parse_args()
