@@ -106,7 +106,11 @@ void bind_option(CLI::App& app, Binding& b) {
   if (o.is_flag) {
     option = app.add_flag(o.name, b.flag, o.help);
   } else if (o.repeated) {
-    option = app.add_option(o.name, b.values, o.help);
+    // One value per occurrence ("-I a -I b"), so a positional after it stays a positional.
+    option = app.add_option(o.name, b.values, o.help)
+                 ->expected(1)
+                 ->allow_extra_args(false)
+                 ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
   } else {
     option = app.add_option(o.name, b.value, o.help);
     if (!o.default_value.empty()) option->default_str(o.default_value);

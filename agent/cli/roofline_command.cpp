@@ -1,5 +1,7 @@
 #include <fmt/format.h>
 
+#include <cmath>
+#include <cstdlib>
 #include <filesystem>
 #include <iostream>
 #include <nlohmann/json.hpp>
@@ -9,10 +11,12 @@
 #include "agent/cli/status_line.h"
 #include "agent/llm/backend_factory.h"
 #include "tools/machine/hardware.h"
+#include "tools/roofline/file_roofline.h"
 #include "tools/roofline/llm_prompt.h"
 #include "tools/roofline/profiling_csv.h"
 #include "tools/roofline/roofline.h"
 #include "util/json.h"
+#include "util/strings.h"
 
 namespace kopt::cli {
 
@@ -83,10 +87,98 @@ int reproduce_csv(const Args& args) {
   return agree_with_columns == static_cast<int>(rows->size()) ? 0 : 1;
 }
 
+// "4,256", "64x32,16x16" or "8x8x2,4x4x4": GRID,BLOCK with x, y, z extents.
+LaunchConfig parse_launch(const std::string& text) {
+  const auto parts = split(text, ',');
+  if (parts.size() != 2)
+    throw UsageError{"--launch takes GRID,BLOCK (e.g. 1024,256 or 64x32,16x16)"};
+  LaunchConfig launch;
+  for (int which = 0; which < 2; ++which) {
+    const auto dims = split(parts[which], 'x');
+    if (dims.empty() || dims.size() > 3)
+      throw UsageError{"--launch: bad extent '" + parts[which] + "'"};
+    for (size_t a = 0; a < dims.size(); ++a) {
+      char* end = nullptr;
+      const long v = std::strtol(dims[a].c_str(), &end, 10);
+      if (dims[a].empty() || *end || v < 1 || v > (1L << 31))
+        throw UsageError{"--launch: bad extent '" + dims[a] + "'"};
+      (which == 0 ? launch.grid : launch.block)[a] = static_cast<double>(v);
+    }
+  }
+  return launch;
+}
+
+// "1000,_,0.5": the kernel's scalar arguments by position, "_" (or nothing) where unknown.
+std::vector<std::optional<double>> parse_kernel_args(const std::string& text) {
+  std::vector<std::optional<double>> values;
+  if (text.empty()) return values;
+  for (const auto& item : split(text, ',')) {
+    const std::string t = trim(item);
+    if (t.empty() || t == "_") {
+      values.push_back(std::nullopt);
+      continue;
+    }
+    char* end = nullptr;
+    const double v = std::strtod(t.c_str(), &end);
+    if (*end || !std::isfinite(v)) throw UsageError{"--args: '" + t + "' is not a number (or _)"};
+    values.push_back(v);
+  }
+  return values;
+}
+
+std::string gpu_arch(const std::string& hardware) {
+  if (hardware == "rtx3080") return "compute_86";
+  if (hardware == "h100" || hardware == "h200") return "compute_90";
+  return "compute_80";
+}
+
+// `kopt roofline FILE`: every kernel of any source file, compiled where it lies.
+int roofline_file(const Args& args) {
+  if (args.has("method") && args.get("method") != "static")
+    throw UsageError{"a kernel FILE without --bench takes --method static"};
+  FileRooflineRequest request;
+  request.source.path = args.get("TARGET");
+  request.source.include_dirs = args.list("I");
+  request.source.defines = args.list("D");
+  for (const auto& f : split(args.get("flags"), ' '))
+    if (!trim(f).empty()) request.source.flags.push_back(trim(f));
+  request.kernel = args.get("kernel");
+  if (args.has("launch")) request.launch = parse_launch(args.get("launch"));
+  request.args = parse_kernel_args(args.get("args"));
+  std::string hardware = args.get("hardware");
+  if (is_cuda_file(request.source.path) && hardware == "host") {
+    hardware = "h100";
+    fmt::print(stderr, "kopt roofline: a CUDA file without --hardware is drawn for the h100\n");
+  }
+  auto spec = find_hardware(hardware == "host" ? "rtx3080" : hardware);
+  EvaluatorSession session(args);
+  auto machine = roofline_machine(hardware, session.evaluator().context());
+  if (!machine) throw UsageError{machine.error().message};
+  if (spec) request.source.gpu_arch = gpu_arch(spec->name);
+  auto report = roofline_of_file(session.evaluator().context(), request, machine->peaks, hardware);
+  if (!report) {
+    fmt::print(stderr, "kopt roofline: {}\n", report.error().message);
+    return kExitFailed;
+  }
+  if (const std::string missing = missing_kernel_message(*report, request); !missing.empty()) {
+    fmt::print(stderr, "kopt roofline: {}\n", missing);
+    return kExitFailed;
+  }
+  std::cout << (args.flag("json") ? dump_json(to_json(*report), 2) + "\n" : summarize(*report));
+  return kExitOk;
+}
+
 int run_roofline(const Args& args) {
   if (args.has("counters-csv")) return reproduce_csv(args);
-  if (!args.has("TARGET")) throw UsageError{"give a benchmark (or a kernel FILE with --bench)"};
-  const std::string method = args.get("method");
+  if (args.has("TARGET") && !args.has("bench") &&
+      std::filesystem::is_regular_file(args.get("TARGET")))
+    return roofline_file(args);
+  if (!args.has("TARGET")) throw UsageError{"give a benchmark or a kernel FILE"};
+  const std::filesystem::path named = args.get("TARGET");
+  for (const char* ext : {".cu", ".cuh", ".cpp", ".cc", ".cxx", ".c"})
+    if (named.extension() == ext && !std::filesystem::is_regular_file(named))
+      throw UsageError{"no such file: " + named.string()};
+  const std::string method = args.has("method") ? args.get("method") : "measured";
   if (method != "measured" && method != "static" && method != "llm")
     throw UsageError{"--method must be measured, static or llm"};
   const long size = args.has("size") ? args.get_int("size", 1) : 0;
@@ -120,15 +212,23 @@ int run_roofline(const Args& args) {
 
 CommandSpec roofline_command() {
   std::vector<OptionSpec> options = {
-      {"TARGET", "Benchmark name or folder, or a kernel FILE (with --bench)"},
-      {"--bench", "The benchmark whose kernel FILE replaces"},
+      {"TARGET", "Benchmark name or folder, or a kernel FILE (.cu, .cpp: every kernel in it)"},
+      {"--bench", "The benchmark whose kernel FILE replaces (else FILE is analysed on its own)"},
+      {"--kernel", "FILE: only kernels of this name (plain, with template arguments, or mangled)"},
+      {"-I", "FILE: an include folder (the file's own folder always comes first)", "", false, false,
+       "", true},
+      {"-D", "FILE: a macro, NAME or NAME=VALUE", "", false, false, "", true},
+      {"--flags",
+       "FILE: extra compiler flags, one string (--flags=\"-std=c++17 --expt-relaxed-constexpr\")"},
+      {"--launch", "FILE (CUDA): GRID,BLOCK, each X[xY[xZ]] (default: assumed and said so)"},
+      {"--args", "FILE: the kernel's scalar arguments by position, _ where unknown (1000,_,0.5)"},
       {"--variant", "original, human, or a kernel file", "original"},
       {"--hardware",
        "host (measured, cached) or a GPU of the hardware table (rtx3080, a100, h100, h200)",
        "host"},
       {"--method",
-       "measured (analytic work and time, or GPU counters), static (compiled code) or llm",
-       "measured"},
+       "measured (analytic work and time, or GPU counters; a benchmark's default), static "
+       "(compiled code; a FILE's only method) or llm"},
       {"--llm", "LLM backend spec for --method llm", "", false, false, "KOPT_LLM"},
       {"--size", "Problem size (default: the manifest's time size)"},
       {"--json", "Print the kopt-roofline/1 document", "", true},

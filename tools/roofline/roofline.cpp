@@ -73,6 +73,7 @@ Result<RooflineReport> run_static(const ExecutionContext& ctx, const Benchmark& 
   if (!estimate) return estimate.error();
   report.counters = estimate->counts.counters;
   report.point = place(report.counters, report.peaks);
+  for (const auto& k : estimate->kernels) report.kernels.push_back(place(k, report.peaks));
   report.detail = static_detail(*estimate);
   report.notes = estimate->counts.notes;
   return report;

@@ -4,6 +4,7 @@
 
 #include "sandbox/sandbox.h"
 #include "tools/eval/build.h"
+#include "tools/roofline/source_compile.h"
 #include "util/files.h"
 #include "util/strings.h"
 
@@ -12,6 +13,29 @@ namespace kopt {
 namespace fs = std::filesystem;
 
 namespace {
+
+// Replaces <omp.h> for the analysis: the kernel is costed as run by one thread (thread 0 of 1),
+// so a hand-partitioned loop covers the whole range and its trip count stays readable.
+constexpr const char* kSerialOmpHeader = R"(#pragma once
+#ifdef __cplusplus
+extern "C" {
+#endif
+typedef struct { int unused; } omp_lock_t;
+static inline int omp_get_num_threads(void) { return 1; }
+static inline int omp_get_max_threads(void) { return 1; }
+static inline int omp_get_thread_num(void) { return 0; }
+static inline int omp_get_num_procs(void) { return 1; }
+static inline int omp_in_parallel(void) { return 0; }
+static inline double omp_get_wtime(void) { return 0.0; }
+static inline void omp_set_num_threads(int n) { (void)n; }
+static inline void omp_init_lock(omp_lock_t* l) { (void)l; }
+static inline void omp_destroy_lock(omp_lock_t* l) { (void)l; }
+static inline void omp_set_lock(omp_lock_t* l) { (void)l; }
+static inline void omp_unset_lock(omp_lock_t* l) { (void)l; }
+#ifdef __cplusplus
+}
+#endif
+)";
 
 // The text between the parentheses of the first call of `function` (balanced), or empty.
 std::string call_arguments(const std::string& text, const std::string& function) {
@@ -53,30 +77,24 @@ std::optional<double> number(const std::string& text) {
 constexpr int kToolSeconds = 120;
 constexpr size_t kToolOutputCap = 64 << 20;
 
-// Replaces <omp.h> for the analysis: the kernel is costed as run by one thread (thread 0 of 1),
-// so a hand-partitioned loop covers the whole range and its trip count stays readable.
-constexpr const char* kSerialOmpHeader = R"(#pragma once
-#ifdef __cplusplus
-extern "C" {
-#endif
-typedef struct { int unused; } omp_lock_t;
-static inline int omp_get_num_threads(void) { return 1; }
-static inline int omp_get_max_threads(void) { return 1; }
-static inline int omp_get_thread_num(void) { return 0; }
-static inline int omp_get_num_procs(void) { return 1; }
-static inline int omp_in_parallel(void) { return 0; }
-static inline double omp_get_wtime(void) { return 0.0; }
-static inline void omp_set_num_threads(int n) { (void)n; }
-static inline void omp_init_lock(omp_lock_t* l) { (void)l; }
-static inline void omp_destroy_lock(omp_lock_t* l) { (void)l; }
-static inline void omp_set_lock(omp_lock_t* l) { (void)l; }
-static inline void omp_unset_lock(omp_lock_t* l) { (void)l; }
-#ifdef __cplusplus
-}
-#endif
-)";
-
 }  // namespace
+
+const char* serial_omp_header() {
+  return kSerialOmpHeader;
+}
+
+std::vector<std::string> analysis_ir_flags() {
+  return {"clang++",
+          "-O2",
+          "-fno-vectorize",
+          "-fno-slp-vectorize",
+          "-fno-unroll-loops",
+          "-fopenmp-simd",
+          "-fno-discard-value-names",
+          "-g0",
+          "-S",
+          "-emit-llvm"};
+}
 
 std::vector<std::optional<double>> driver_arguments(const std::string& driver,
                                                     const std::string& function, double size) {
@@ -108,31 +126,22 @@ Result<StaticEstimate> estimate_cpu(const ExecutionContext& ctx, const Benchmark
                                     const Variables& arguments) {
   TempDir ws("static-", ctx.work_root);
   if (auto st = stage_build_workspace(bench, ws.path(), source); !st) return st.error();
-  if (auto st = write_file(ws.path() / "omp.h", kSerialOmpHeader); !st) return st.error();
+  if (auto st = write_file(ws.path() / "omp.h", serial_omp_header()); !st) return st.error();
   share_workspace(ws.path(), ctx.policy);
-  std::vector<std::string> argv = {"clang++",
-                                   "-O2",
-                                   "-fno-vectorize",
-                                   "-fno-slp-vectorize",
-                                   "-fno-unroll-loops",
-                                   "-fopenmp-simd",
-                                   "-fno-discard-value-names",
-                                   "-g0",
-                                   "-S",
-                                   "-emit-llvm",
-                                   "-I."};
+  std::vector<std::string> argv = analysis_ir_flags();
+  argv.push_back("-I.");
   if (bench.dialect == Dialect::c) argv.insert(argv.end(), {"-x", "c"});
   argv.insert(argv.end(), {workspace_kernel_name(bench), "-o", "kernel.ll"});
   ProcessResult ir = run_build_tool(ctx, ws.path(), argv, kToolSeconds, kToolOutputCap);
   if (ir.spawn_failed || ir.exit_code == 127)
     return fail("clang++ not found (install clang and llvm)");
   if (!ir.succeeded())
-    return fail("clang++ cannot compile the kernel: " + trim(tail(ir.output, 400)));
+    return fail("clang++ cannot compile the kernel: " + first_compiler_error(ir.output));
   ProcessResult scev = run_build_tool(
       ctx, ws.path(),
       {"opt", "-passes=print<loops>,print<scalar-evolution>", "-disable-output", "kernel.ll"},
       kToolSeconds, kToolOutputCap);
-  if (!scev.succeeded()) return fail("opt failed: " + trim(tail(scev.output, 400)));
+  if (!scev.succeeded()) return fail("opt failed: " + first_compiler_error(scev.output));
   auto text = read_file(ws.path() / "kernel.ll");
   if (!text) return text.error();
   StaticEstimate estimate;

@@ -23,6 +23,7 @@ struct StaticEstimate {
   StaticCounts counts;
   TripAssumptions assumptions;
   std::string toolchain;  ///< "clang++ 14 IR + opt scalar evolution", "nvcc PTX", ...
+  std::vector<KernelCounters> kernels;  ///< CUDA: each kernel entry (counts sums them).
 };
 
 /// Compiles `source` as the kernel file of `bench` in the sandbox and costs it at `size`
@@ -31,6 +32,13 @@ struct StaticEstimate {
 Result<StaticEstimate> estimate_cpu(const ExecutionContext& ctx, const Benchmark& bench,
                                     const std::string& source, long size,
                                     const Variables& arguments = {});
+
+/// A stand-in <omp.h> that makes the code run as thread 0 of 1 (a hand-partitioned loop then
+/// covers the whole range), put first on the include path of the analysis build.
+const char* serial_omp_header();
+
+/// The clang++ flags of the analysis build: scalar IR at -O2 with OpenMP pragmas as SIMD hints.
+std::vector<std::string> analysis_ir_flags();
 
 /// The values the driver passes to `function`: literals, its named constants ("kDim"), and
 /// the size for `n_`; nullopt for anything else.

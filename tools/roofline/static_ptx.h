@@ -1,9 +1,7 @@
-// The `static` roofline method for CUDA kernels: the kernel file is compiled to PTX (nvcc
-// -ptx, never run) and each entry's instructions are counted per thread: FP32/FP64 add, mul
-// and fma (= 2), integer instructions, and global loads and stores by width. Loops (backward
-// branches) weight their bodies by a default trip count per nesting level; a global access
-// whose address registers do not change inside a loop counts once per entry to that loop.
-// Per-thread counts give the intensities directly (the thread count cancels).
+// The `static` roofline method for the CUDA benchmarks of the suite: the kernel file is compiled
+// to PTX in a benchmark workspace (nvcc -ptx, never run) and every kernel entry is costed by
+// the PTX model (ptx_cost.h: per-thread counts weighted by trip counts, a reuse model for DRAM
+// bytes); the call's counts are the sum over its kernels at the default launch.
 #pragma once
 
 #include <string>
@@ -15,8 +13,10 @@
 
 namespace kopt {
 
-/// Counts the PTX of every entry in `ptx` (weights: `default_trips` per loop level).
-StaticCounts cost_ptx(const std::string& ptx, double default_trips);
+/// Counts every kernel entry in `ptx` at the default launch (`default_trips` per unknown loop),
+/// summed; `kernels`, when given, receives each entry's counters.
+StaticCounts cost_ptx(const std::string& ptx, double default_trips,
+                      std::vector<KernelCounters>* kernels = nullptr);
 
 /// Compiles `source` as the kernel file of a CUDA benchmark to PTX in the sandbox and costs it.
 Result<StaticEstimate> estimate_ptx(const ExecutionContext& ctx, const Benchmark& bench,

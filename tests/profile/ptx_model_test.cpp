@@ -1,0 +1,185 @@
+// The static PTX model on kernels written for it (tests/fixtures/roofline/file/constructs.cu),
+// compiled once with nvcc (skipped where the toolkit is missing), and the reader on hand-written
+// PTX for the constructs nvcc emits only in larger programs.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <filesystem>
+
+#include "tools/roofline/ptx_cost.h"
+#include "util/files.h"
+
+namespace kopt {
+namespace {
+
+namespace fs = std::filesystem;
+
+const std::string& constructs_ptx() {
+  static const std::string ptx = [] {
+    const fs::path nvcc = "/usr/local/cuda/bin/nvcc";
+    if (!fs::exists(nvcc)) return std::string();
+    const fs::path dir = fs::temp_directory_path() / ("kopt-ptx-test-" + std::to_string(getpid()));
+    fs::create_directories(dir);
+    const fs::path src = fs::path(KOPT_TEST_FIXTURES) / "roofline" / "file" / "constructs.cu";
+    const std::string cmd = nvcc.string() + " -ptx -O3 -arch=compute_80 " + src.string() + " -o " +
+                            (dir / "k.ptx").string() + " 2>&1";
+    std::string text;
+    if (std::system(cmd.c_str()) == 0) text = read_file(dir / "k.ptx").value_or("");
+    fs::remove_all(dir);
+    return text;
+  }();
+  return ptx;
+}
+
+KernelEstimate only(const std::string& kernel, PtxOptions options = {}) {
+  options.kernel = kernel;
+  auto all = cost_ptx_kernels(constructs_ptx(), options);
+  EXPECT_EQ(all.size(), 1u) << kernel;
+  return all.empty() ? KernelEstimate{} : all.front();
+}
+
+double ai(double work, const KernelEstimate& e) {
+  return work / e.counters.dram_bytes;
+}
+
+#define NEED_NVCC() \
+  if (constructs_ptx().empty()) GTEST_SKIP() << "nvcc not installed"
+
+TEST(PtxModelTest, InlinedFp64MathIsCountedThroughNestedBlocks) {
+  NEED_NVCC();
+  const KernelEstimate e = only("fp64_math");
+  EXPECT_GT(e.counters.fp64_flops / e.threads, 20);          // sin and exp polynomials
+  EXPECT_NEAR(e.counters.dram_bytes / e.threads, 16, 0.01);  // in and out; the tables are cached
+}
+
+TEST(PtxModelTest, DeviceFunctionCountsAtEachCallSite) {
+  NEED_NVCC();
+  const KernelEstimate e = only("device_calls");
+  EXPECT_DOUBLE_EQ(e.counters.fp32_flops / e.threads, 2 * 8 * 2 + 2);  // two calls of 8 FMAs
+  EXPECT_EQ(e.calls_not_inlined, 0);
+}
+
+TEST(PtxModelTest, ParameterBoundLoopIsAssumedUnlessGiven) {
+  NEED_NVCC();
+  const KernelEstimate guessed = only("param_loop");
+  EXPECT_TRUE(std::any_of(guessed.loops.begin(), guessed.loops.end(),
+                          [](const PtxLoop& l) { return !l.known; }));
+  PtxOptions given;
+  given.args = {std::nullopt, std::nullopt, 1000.0};
+  const KernelEstimate e = only("param_loop", given);
+  EXPECT_NEAR(e.counters.fp32_flops / e.threads, 3 * 1000, 3 * 4);  // mul + fma per iteration
+}
+
+TEST(PtxModelTest, GridStrideLoopTakesItsTripsFromTheLaunch) {
+  NEED_NVCC();
+  PtxOptions o;
+  o.launch = {{128, 1, 1}, {100, 1, 1}};  // block, grid
+  o.args = {std::nullopt, std::nullopt, std::nullopt, 128.0 * 100 * 10};
+  const KernelEstimate e = only("grid_stride", o);
+  ASSERT_EQ(e.loops.size(), 1u);
+  EXPECT_TRUE(e.loops[0].known);
+  EXPECT_NEAR(e.loops[0].trips, 10, 1);
+  EXPECT_NEAR(ai(e.counters.fp32_flops, e), 2.0 / 12, 0.01);  // a triad stays streaming
+}
+
+TEST(PtxModelTest, HalvingLoopRunsLog2OfTheBlock) {
+  NEED_NVCC();
+  PtxOptions o;
+  o.launch = {{256, 1, 1}, {64, 1, 1}};  // block, grid
+  const KernelEstimate e = only("tree_sum", o);
+  ASSERT_EQ(e.loops.size(), 1u);
+  EXPECT_TRUE(e.loops[0].known) << e.loops[0].bound;
+  EXPECT_DOUBLE_EQ(e.loops[0].trips, 8);
+}
+
+TEST(PtxModelTest, AllPairsAndSharedTilesReuseTheirData) {
+  NEED_NVCC();
+  PtxOptions o;
+  o.args = {std::nullopt, std::nullopt, 4096.0};
+  const KernelEstimate pairs = only("all_pairs", o);
+  EXPECT_GT(ai(pairs.counters.fp32_flops, pairs), 100);
+  o.args = {std::nullopt, std::nullopt, std::nullopt, 1024.0};
+  o.launch = {{16, 16, 1}, {64, 64, 1}};  // block, grid
+  const KernelEstimate mm = only("tiled_matmul", o);
+  EXPECT_NEAR(mm.counters.dram_bytes, 3.0 * 4 * 1024 * 1024, 1024);  // a, b read once, c written
+  EXPECT_NEAR(mm.counters.fp32_flops, 2.0 * 1024 * 1024 * 1024, 1e6);
+}
+
+TEST(PtxModelTest, SharedMemoryOnlyKernelHasNoGlobalTraffic) {
+  NEED_NVCC();
+  const KernelEstimate e = only("shared_only");
+  EXPECT_EQ(e.executed_bytes, 0);
+  EXPECT_EQ(e.counters.dram_bytes, 0);
+}
+
+TEST(PtxModelTest, EachTemplateInstantiationIsItsOwnKernel) {
+  NEED_NVCC();
+  PtxOptions o;
+  o.kernel = "stencil";
+  const auto both = cost_ptx_kernels(constructs_ptx(), o);
+  ASSERT_EQ(both.size(), 2u);
+  const KernelEstimate four = only("stencil<4>");
+  EXPECT_DOUBLE_EQ(four.counters.fp32_flops / four.threads, 9);  // 9 adds (0 + x is kept)
+  EXPECT_DOUBLE_EQ(four.counters.dram_bytes / four.threads, 8);  // neighbours shared
+}
+
+TEST(PtxModelTest, ReaderJoinsMultiLineCallsAndInlinesTheCallee) {
+  const std::string ptx = R"(
+.func  (.param .b32 func_retval0) twice(
+	.param .b32 twice_param_0
+)
+{
+	.reg .f32 	%f<3>;
+	ld.param.f32 	%f1, [twice_param_0];
+	add.f32 	%f2, %f1, %f1;
+	st.param.f32 	[func_retval0+0], %f2;
+	ret;
+}
+.visible .entry k(
+	.param .u64 k_param_0
+)
+{
+	.reg .f32 	%f<4>;
+	.reg .b64 	%rd<3>;
+	ld.param.u64 	%rd1, [k_param_0];
+	cvta.to.global.u64 	%rd2, %rd1;
+	ld.global.f32 	%f1, [%rd2];
+	{ // callseq 0, 0
+	.param .b32 param0;
+	st.param.f32 	[param0+0], %f1;
+	.param .b32 retval0;
+	call.uni (retval0),
+	twice,
+	(
+	param0
+	);
+	ld.param.f32 	%f2, [retval0+0];
+	}
+	{
+	.reg .b32 %inner;
+	mul.f32 	%f3, %f2, %f2;
+	}
+	st.global.f32 	[%rd2], %f3;
+	ret;
+}
+)";
+  const auto all = cost_ptx_kernels(ptx, {});
+  ASSERT_EQ(all.size(), 1u);
+  EXPECT_DOUBLE_EQ(all[0].counters.fp32_flops / all[0].threads, 2);  // the callee's add, the mul
+  EXPECT_EQ(all[0].calls_not_inlined, 0);
+}
+
+TEST(PtxModelTest, KernelNamesMatchPlainTemplatedAndQualified) {
+  EXPECT_TRUE(
+      kernel_matches("k", "void k<256, 1024>(int const*, int*)", "_Z1kILi256ELi1024EEvPKiPi"));
+  EXPECT_TRUE(kernel_matches("k<256,1024>", "void k<256, 1024>(int const*)", "x"));
+  EXPECT_FALSE(kernel_matches("k<128>", "void k<256>(int const*)", "x"));
+  EXPECT_TRUE(kernel_matches("kern", "ns::kern(float*)", "x"));
+  EXPECT_FALSE(kernel_matches("ern", "kern(float*)", "x"));
+  EXPECT_TRUE(kernel_matches("vhgw<1>", "void vhgw<(MorphOpType)1>(unsigned char*)", "x"));
+  EXPECT_TRUE(kernel_matches("shuffle<float, 0>", "void shuffle<float, false>(float*)", "x"));
+  EXPECT_TRUE(kernel_matches("g<19>", "void g<19u>(float*)", "x"));
+}
+
+}  // namespace
+}  // namespace kopt

@@ -1,0 +1,103 @@
+// What the PTX cost model needs to know about the flow of one kernel's (inlined) body: its
+// loops (a backward branch to a label) and their trip counts, read from the induction register
+// (its start, step and bound) with the values of constants, the launch configuration and the
+// kernel's arguments where known; and, for each register, which thread and block indices,
+// loops and loaded data its value depends on (the reuse model reads addresses through it).
+#pragma once
+
+#include <array>
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "tools/roofline/ptx_module.h"
+
+namespace kopt {
+
+/// A launch configuration: threads per block and blocks per grid, x, y, z (0 where unknown).
+struct LaunchConfig {
+  std::array<double, 3> block = {0, 0, 0};
+  std::array<double, 3> grid = {0, 0, 0};
+  bool given() const { return block[0] > 0 && grid[0] > 0; }
+};
+
+/// The index dimensions: bits 0-2 threadIdx.x/y/z, bits 3-5 blockIdx.x/y/z.
+inline constexpr unsigned kThreadDims = 0x7, kBlockDims = 0x38;
+
+/// What a register's value depends on.
+struct Dependence {
+  unsigned dims = 0;    ///< Index dimensions (kThreadDims, kBlockDims bits).
+  bool data = false;    ///< A value loaded from memory (an indirect address).
+  bool table = false;   ///< Derived from a module-scope array's address (a lookup table).
+  std::set<int> loops;  ///< Loops (indices into PtxFlow::loops()) it changes in.
+  bool operator==(const Dependence&) const = default;
+};
+
+/// A loop of the body with its trip count.
+struct PtxLoop {
+  size_t begin = 0, end = 0;  ///< Statement indices: the label and the last backward branch.
+  double trips = 0;
+  bool known = false;  ///< From the induction register; false: the default was assumed.
+  std::string bound;   ///< How the count was found, or why it was not.
+};
+
+/// An induction register's start (where computable) and step in a loop.
+struct PtxInduction {
+  std::optional<double> start;
+  double step = 0;         ///< Added each iteration, or the factor when geometric.
+  bool geometric = false;  ///< s *= 2, s <<= 1, s >>= 1, s /= 2.
+  double extra = 0;        ///< 1 when the exit test reads the next value (s + step).
+};
+
+/// The flow facts of one kernel body.
+class PtxFlow {
+ public:
+  /// `args[k]` is the value of parameter k where given; the launch's unknown extents get the
+  /// defaults of complete_launch().
+  PtxFlow(const std::vector<PtxInstruction>& body, const std::vector<std::string>& params,
+          const std::vector<std::optional<double>>& args, const LaunchConfig& launch,
+          double default_trips);
+
+  const std::vector<PtxLoop>& loops() const { return loops_; }
+  /// The loops (indices) whose body holds statement `index`.
+  std::vector<int> loops_around(size_t index) const;
+  /// What a register depends on (nothing for an immediate or unknown name).
+  Dependence dependence(const std::string& reg) const;
+  /// The numeric value of an operand where it is loop-invariant and computable.
+  std::optional<double> value(const std::string& operand, int depth = 0) const;
+  /// The index dimensions any statement of the body reads.
+  unsigned dims_used() const { return dims_used_; }
+  /// The launch with its defaults filled in.
+  const LaunchConfig& launch() const { return launch_; }
+
+ private:
+  void find_loops();
+  void propagate();
+  void count_trips(PtxLoop& loop, double default_trips);
+  std::optional<double> evaluate(const PtxInstruction& def, int depth) const;
+  std::optional<double> special(const std::string& name) const;
+  std::optional<PtxInduction> induction(const std::string& reg, const PtxLoop& loop,
+                                        int depth) const;
+
+  const std::vector<PtxInstruction>& body_;
+  const std::vector<std::string>& params_;
+  const std::vector<std::optional<double>>& args_;
+  LaunchConfig launch_;
+  std::vector<PtxLoop> loops_;
+  std::map<std::string, std::vector<size_t>> defs_;  ///< Register -> defining statements.
+  std::map<std::string, Dependence> deps_;
+  unsigned dims_used_ = 0;
+  mutable int missing_param_ = -1;  ///< The last parameter a value needed and did not have.
+  mutable bool estimated_ = false;  ///< A value used a remainder's mean (x & 3, x % 4).
+};
+
+/// The registers a statement defines (its destinations).
+std::vector<std::string> defined_registers(const PtxInstruction& inst);
+
+/// Launch defaults for the dimensions a kernel uses: 256 threads per block (16 x 16 when it
+/// reads threadIdx.y), and 1024 blocks (32 x 32 when it reads blockIdx.y).
+LaunchConfig complete_launch(LaunchConfig launch, unsigned dims_used);
+
+}  // namespace kopt

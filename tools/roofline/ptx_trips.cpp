@@ -1,0 +1,126 @@
+// Trip counts of PTX loops (PtxFlow, ptx_flow.h): the loop's exit test compares an induction
+// register (one add of a constant per iteration, possibly through one more add) with a bound
+// that does not change in the loop; start, step and bound are evaluated with the constants,
+// the launch configuration and the arguments given.
+#include <algorithm>
+#include <cmath>
+
+#include <fmt/format.h>
+
+#include "tools/roofline/ptx_flow.h"
+#include "util/strings.h"
+
+namespace kopt {
+
+namespace {
+
+constexpr double kMaxTrips = 1e9;
+
+std::string predicate(const std::string& guard) {
+  return guard.empty() || guard[0] != '!' ? guard : guard.substr(1);
+}
+
+// Iterations from start to bound: by steps, or by factors (s *= 2, s >>= 1 down to 0).
+double iteration_count(const PtxInduction& iv, double bound) {
+  if (!iv.geometric) return std::ceil((bound - *iv.start) / iv.step) + iv.extra;
+  if (*iv.start <= 0 || iv.step <= 0 || iv.step == 1) return 1;
+  const double last = bound > 0 ? bound : 1;  // a halving loop runs while s > 0: down to 1
+  const double trips = std::ceil(std::log(last / *iv.start) / std::log(iv.step));
+  return (bound > 0 ? trips : trips + 1) + iv.extra;
+}
+
+}  // namespace
+
+std::optional<PtxInduction> PtxFlow::induction(const std::string& reg, const PtxLoop& loop,
+                                               int depth) const {
+  auto it = defs_.find(reg);
+  if (it == defs_.end() || depth > 2) return std::nullopt;
+  std::vector<size_t> inside, before;
+  for (size_t d : it->second) (d >= loop.begin && d <= loop.end ? inside : before).push_back(d);
+  if (inside.size() != 1) return std::nullopt;
+  const PtxInstruction* step_def = &body_[inside.front()];
+  if (starts_with(step_def->opcode, "mov.") && step_def->operands.size() == 2) {
+    // A rotated register: reg = next; next = reg + step (compared before the increment).
+    auto next = defs_.find(step_def->operands[1]);
+    if (next == defs_.end() || next->second.size() != 1) return std::nullopt;
+    step_def = &body_[next->second.front()];
+    if (step_def->operands.size() != 3 || step_def->operands[1] != reg) return std::nullopt;
+  }
+  const std::string& op = step_def->opcode;
+  const bool add = starts_with(op, "add."), sub = starts_with(op, "sub.");
+  const bool geometric = starts_with(op, "shl.") || starts_with(op, "shr.") ||
+                         starts_with(op, "mul.lo.") || starts_with(op, "div.");
+  if ((!add && !sub && !geometric) || step_def->operands.size() != 3) return std::nullopt;
+  const std::string& from = step_def->operands[1];
+  auto step = value(step_def->operands[2]);
+  if (!step) return std::nullopt;
+  if (sub) *step = -*step;
+  if (starts_with(op, "shl.") || starts_with(op, "shr."))
+    *step = std::ldexp(1.0, static_cast<int>(starts_with(op, "shl.") ? *step : -*step));
+  if (starts_with(op, "div.") && *step != 0) *step = 1 / *step;
+  if (from == reg) {  // reg = reg + step; its start is its last definition before the loop
+    std::optional<size_t> start_def;
+    for (size_t d : before)
+      if (d < loop.begin) start_def = d;
+    if (!start_def) return std::nullopt;
+    return PtxInduction{evaluate(body_[*start_def], 0), *step, geometric};
+  }
+  auto inner = induction(from, loop, depth + 1);  // reg = iv + c, compared after the increment
+  if (!inner || inner->geometric != geometric) return std::nullopt;
+  if (inner->start) *inner->start = geometric ? *inner->start * *step : *inner->start + *step;
+  inner->extra = 1;  // the test reads the next value: the body runs once more than it passes
+  return inner;
+}
+
+void PtxFlow::count_trips(PtxLoop& loop, double default_trips) {
+  loop.trips = default_trips;
+  size_t branch = loop.end;
+  if (body_[branch].guard.empty()) {  // a top-tested loop: its first exit
+    for (size_t i = loop.begin; i <= loop.end; ++i) {
+      const auto& inst = body_[i];
+      if (!starts_with(inst.opcode, "bra") || inst.guard.empty() || inst.operands.empty()) continue;
+      auto target = std::find_if(body_.begin(), body_.end(), [&](const PtxInstruction& s) {
+        return s.label == inst.operands.back();
+      });
+      const auto at = static_cast<size_t>(target - body_.begin());
+      if (target != body_.end() && (at < loop.begin || at > loop.end)) {
+        branch = i;
+        break;
+      }
+    }
+  }
+  const std::string pred = predicate(body_[branch].guard);
+  const PtxInstruction* test = nullptr;
+  for (size_t i = branch; i > loop.begin && !pred.empty(); --i)
+    if (starts_with(body_[i - 1].opcode, "setp.") && !body_[i - 1].operands.empty() &&
+        operand_registers(body_[i - 1].operands[0]).front() == pred) {
+      test = &body_[i - 1];
+      break;
+    }
+  if (!test || test->operands.size() < 3) {
+    loop.bound = "no exit test found";
+    return;
+  }
+  missing_param_ = -1;
+  estimated_ = false;
+  double unrolled = 1;  // the step of an induction register whose bound is unknown
+  for (int side = 1; side <= 2; ++side) {
+    auto iv = induction(test->operands[side], loop, 0);
+    auto bound = iv ? value(test->operands[3 - side]) : std::nullopt;
+    if (iv && !iv->geometric && (!bound || !iv->start) && std::abs(iv->step) <= 16)
+      unrolled = std::max(unrolled, std::abs(iv->step));
+    if (!iv || !bound || !iv->start || iv->step == 0) continue;
+    const double trips = iteration_count(*iv, *bound);
+    loop.trips = std::clamp(std::isfinite(trips) ? trips : 1.0, 1.0, kMaxTrips);
+    loop.known = !estimated_;
+    loop.bound = fmt::format("{:g} to {:g} step {:g}{}", *iv->start, *bound, iv->step,
+                             estimated_ ? " (a remainder: its mean)" : "");
+    return;
+  }
+  loop.trips = std::max(1.0, default_trips / unrolled);
+  loop.bound = missing_param_ >= 0 ? "bound depends on parameter " +
+                                         std::to_string(missing_param_) + " (not given; --args)"
+                                   : "bound not computable statically";
+}
+
+}  // namespace kopt

@@ -1,0 +1,44 @@
+// Compiling any kernel file for the static roofline, where it lies: the file is read in place
+// (its own folder first on the include path, so its `#include "kernel.h"` finds its own), with
+// the include folders, macros and flags the user gives, in the sandbox with read-only access
+// to the file's folder, its parent and the include folders; the output goes to a fresh
+// workspace. A failed build reports the compiler's first error, not the tail of its log.
+#pragma once
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "tools/eval/context.h"
+#include "util/result.h"
+
+namespace kopt {
+
+/// A kernel file and how to compile it.
+struct SourceFile {
+  std::filesystem::path path;
+  std::vector<std::string> include_dirs;  ///< -I
+  std::vector<std::string> defines;       ///< -D (NAME or NAME=VALUE)
+  std::vector<std::string> flags;         ///< Extra compiler flags, as given.
+  std::string gpu_arch = "compute_80";    ///< nvcc's virtual architecture for a CUDA file.
+};
+
+/// True for a CUDA file (.cu, .cuh).
+bool is_cuda_file(const std::filesystem::path& path);
+
+/// The first error diagnostic of a compiler log with the lines that belong to it (the source
+/// line and caret, the "In file included from" lines before it), or the log's first line.
+std::string first_compiler_error(const std::string& log);
+
+/// The PTX of a CUDA file (nvcc -ptx -O3).
+Result<std::string> compile_ptx(const ExecutionContext& ctx, const SourceFile& file);
+
+/// What clang and opt say about a C++ file: its scalar LLVM IR and the loops' scalar evolution.
+struct IrOutput {
+  std::string ir, scev;
+};
+
+/// Compiles a C++ (OpenMP) file as the static CPU method does (static_cpu.h) and runs opt.
+Result<IrOutput> compile_ir(const ExecutionContext& ctx, const SourceFile& file);
+
+}  // namespace kopt
