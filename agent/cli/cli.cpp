@@ -105,12 +105,14 @@ void bind_option(CLI::App& app, Binding& b) {
   CLI::Option* option;
   if (o.is_flag) {
     option = app.add_flag(o.name, b.flag, o.help);
-  } else if (o.repeated) {
+  } else if (o.repeated && o.name.front() == '-') {
     // One value per occurrence ("-I a -I b"), so a positional after it stays a positional.
     option = app.add_option(o.name, b.values, o.help)
                  ->expected(1)
                  ->allow_extra_args(false)
                  ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+  } else if (o.repeated) {  // A positional of several words ("kopt knowledge false sharing").
+    option = app.add_option(o.name, b.values, o.help);
   } else {
     option = app.add_option(o.name, b.value, o.help);
     if (!o.default_value.empty()) option->default_str(o.default_value);
