@@ -78,6 +78,8 @@ std::string evaluations_table(const RunView& v) {
 }
 
 std::string summary_table(const RunView& v) {
+  if (v.reference.status.empty() && v.candidates.empty())
+    return "<p>Nothing was timed: the run stopped before its first evaluation.</p>";
   std::string out =
       "<table><tr><th class=l>variant</th><th>ms per call</th><th>original's ms in the same "
       "evaluation</th><th>speedup over the original ["
