@@ -60,7 +60,8 @@ TEST_P(ExampleRunTest, ExportsEachCorrectCandidateAsOneExampleRecord) {
   ProcessResult jsonl = test::run_kopt({"export", run().string(), "--format", "jsonl"});
   ASSERT_EQ(jsonl.exit_code, 0) << jsonl.output;
   std::vector<std::string> correct, exported;
-  for (const Json& c : read_json_file(run() / "summary.json").value()["candidates"])
+  const Json summary = read_json_file(run() / "summary.json").value();
+  for (const Json& c : summary["candidates"])
     if (verdict::is_correct(c.value("status", ""))) correct.push_back(c.value("id", ""));
   std::istringstream lines(jsonl.output);
   for (std::string line; std::getline(lines, line);) {
