@@ -7,7 +7,7 @@ packages=(
   build-essential cmake ninja-build pkg-config binutils git python3
   libcurl4-openssl-dev nlohmann-json3-dev libboost-dev libboost-filesystem-dev
   libgtest-dev libgmock-dev libcli11-dev libfmt-dev libcpp-httplib-dev libxxhash-dev libdtl-dev
-  libcmark-dev libjs-chart.js
+  libcmark-dev libjs-chart.js libjs-highlight.js
   bubblewrap linux-perf valgrind chromium
   clang llvm libomp-dev
   # Clang's sanitizer and libFuzzer runtimes and LLVM's linker: scripts/test-sanitized.sh and

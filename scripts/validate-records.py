@@ -3,9 +3,11 @@
 
   validate-records.py PATH...
 
-A PATH is a run folder, a campaign folder, a folder of runs (runs/examples) or one file. In a
-folder it finds, at any depth, run.json, summary.json, events.jsonl (line by line),
-candidates/*/evaluation.json and index.jsonl (line by line). A document's schema is the one of
+A PATH is a run folder, a campaign folder, a folder of runs (runs/examples), a suite of
+benchmarks or one file. In a folder it finds, at any depth, run.json, summary.json, events.jsonl
+(line by line), candidates/*/evaluation.json, index.jsonl (line by line), benchmark.json
+(manifests) and build.json (the build cache's). A tool's result inside an event (the `data` of a
+`tool_call`: kopt-profile/1, kopt-roofline/1) is checked against its own tag's schema too. A document's schema is the one of
 its `format` tag; an events.jsonl line's is the one of the file's header line. A document
 without a known tag is checked against the schema its file name implies, which then names the
 wrong tag. A single file of another name (`kopt compare --json` output, `kopt eval --json`
@@ -37,6 +39,8 @@ FORMAT_OF_NAME = {
     "evaluation.json": "kopt-evaluation/1",
     "events.jsonl": "kopt-events/1",
     "index.jsonl": "kopt-campaign-index/1",
+    "benchmark.json": "kopt-benchmark/1",
+    "build.json": "kopt-build/1",
 }
 
 
@@ -117,6 +121,16 @@ class Checker:
             # An anyOf (null or an object) names the deepest failure inside it, not itself.
             error = best_match([error])
             self.report(where, pointer(error.absolute_path), short(error.message))
+        self.check_embedded(doc, where)
+
+    def check_embedded(self, doc, where):
+        """A tool's result inside an event, checked against its own tag's schema."""
+        if not (isinstance(doc, dict) and doc.get("type") == "tool_call"):
+            return
+        data = doc.get("data")
+        tag = data.get("format") if isinstance(data, dict) else None
+        if self.validators.known(tag):
+            self.check(data, f"{where} (its /data)", tag)
 
     def format_for(self, doc, where, implied):
         """The format to check `doc` against: its tag's, else the one its file name implies."""
@@ -199,7 +213,8 @@ def main():
         files += [p for p in find_records(root) if p not in files]
     if not files:
         print(f"validate-records: no records (run.json, summary.json, events.jsonl, "
-              f"candidates/*/evaluation.json, index.jsonl) under {' '.join(args)}",
+              f"candidates/*/evaluation.json, index.jsonl, benchmark.json, build.json) under "
+              f"{' '.join(args)}",
               file=sys.stderr)
         return 2
     for path in files:

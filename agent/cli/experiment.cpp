@@ -76,6 +76,7 @@ Json index_line(const Cell& cell, const std::string& run, const std::string& sta
   const auto [correct, faster] = correct_and_faster(summary);
   const Json usage = summary.value("usage", Json::object());
   line["original_ms"] = summary.value("original", Json::object()).value("ms", 0.0);
+  line["original_seconds"] = line["original_ms"].get<double>() / 1e3;  // Beside wall_s's unit.
   line["best"] = speedup_of(summary.value("best", Json()));
   line["human"] = speedup_of(summary.value("human", Json()));
   line["versus_human"] = speedup_of(summary.value("versus_human", Json()));

@@ -27,6 +27,7 @@ std::optional<Roofs> recorded_roofs(const RunView& view) {
                   "used them",
                   view.peaks.value("name", "the machine's"), view.precision,
                   view.peaks.contains("cache_bandwidth") ? " (and each cache level's)" : "")};
+  roofs.peak_int_gops = view.peaks.value("int", 0.0) / 1e9;
   for (const Json& level : view.peaks.value("cache_bandwidth", Json::array()))
     if (level.is_object() && level.value("bandwidth", 0.0) > 0)
       roofs.cache_gbytes_per_s.emplace_back(fmt::format("L{}", level.value("level", 0)),

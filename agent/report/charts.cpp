@@ -14,6 +14,8 @@ namespace {
 
 constexpr const char* kChartLibrary = "/usr/share/javascript/chart.js/chart.min.js";
 
+}  // namespace
+
 const char* status_colour(const std::string& status, bool accepted) {
   if (accepted) return "#137333";
   if (status == "faster") return "#1a73e8";
@@ -21,8 +23,6 @@ const char* status_colour(const std::string& status, bool accepted) {
   if (status == "slower") return "#e37400";
   return "#b3261e";
 }
-
-}  // namespace
 
 Json chart_line(const std::string& label, const std::string& colour, Json points, bool dashed) {
   Json dataset = {{"type", "line"},        {"label", label},     {"data", std::move(points)},
@@ -37,8 +37,6 @@ Json chart_axis(const std::string& title, bool log) {
           {"title", {{"display", true}, {"text", title}}}};
 }
 
-namespace {
-
 Json point_detail(const std::string& id, const CandidateVerdict& v, const std::string& why) {
   return {{"id", id},
           {"status", v.status},
@@ -49,8 +47,6 @@ Json point_detail(const std::string& id, const CandidateVerdict& v, const std::s
           {"baseline_ms", v.original_ms},
           {"why", why}};
 }
-
-}  // namespace
 
 Json trajectory_chart(const RunView& v) {
   Json timed = Json::array(), untimed = Json::array(), best = Json::array();
@@ -113,8 +109,8 @@ Json trajectory_chart(const RunView& v) {
 
 Json roofline_chart(const RunView& v, const Roofs& roofs) {
   const double flops = v.reference.flops, bytes = v.reference.bytes;
-  if (flops <= 0 || bytes <= 0 || roofs.peak_gflops <= 0 || roofs.peak_gbytes_per_s <= 0)
-    return Json();
+  if (flops <= 0) return bandwidth_chart(v, roofs);
+  if (bytes <= 0 || roofs.peak_gflops <= 0 || roofs.peak_gbytes_per_s <= 0) return Json();
   const double intensity = flops / bytes;
   const double ridge = roofs.peak_gflops / roofs.peak_gbytes_per_s;
   double fastest = roofs.peak_gbytes_per_s;  // The highest memory roof: L1's where measured.
@@ -274,10 +270,13 @@ std::string chart_script(const Json& charts) {
     return s.includes('.') ? s.replace(/\.?0+$/, '') : s;
   };
   function describe(p) {
-    if (p.speedup === undefined) return p.id + (p.status ? ' ' + p.status : '') + (p.why ? ': ' + p.why : '');
+    if (p.speedup === undefined)
+      return p.id + (p.status ? ' ' + p.status : '') + (p.gbs > 0 ? ' ' + fmt(p.gbs) + ' GB/s' : '') +
+             (p.above_roof ? ' (ABOVE THE ROOF: check the work or the roofs)' : '') + (p.why ? ': ' + p.why : '');
     let s = p.id + ' ' + p.status + ' ' + fmt(p.speedup) + 'x';
     if (p.low > 0) s += ' [' + fmt(p.low) + ', ' + fmt(p.high) + ']';
     if (p.ms > 0) s += ', ' + fmt(p.ms) + ' ms vs ' + fmt(p.baseline_ms) + ' ms';
+    if (p.gbs > 0) s += ', ' + fmt(p.gbs) + ' GB/s';
     if (p.above_roof) s += ' (ABOVE THE ROOF: check the work or the roofs)';
     return p.why ? [s, p.why] : s;
   }

@@ -22,7 +22,13 @@ struct Roofs {
   std::string source;  ///< Where the figures come from ("measured by kopt machine", a datasheet).
   /// GB/s of each data cache level ("L1", ...), innermost first: roofs above the DRAM one.
   std::vector<std::pair<std::string, double>> cache_gbytes_per_s = {};
+  double peak_int_gops = 0;  ///< 32-bit integer GOP/s, where the machine model has it.
 };
+
+/// A status's colour on the charts (the promoted ones green).
+const char* status_colour(const std::string& status, bool accepted);
+/// A point's details for the tooltips: id, status, speedup with its interval, times, why.
+Json point_detail(const std::string& id, const CandidateVerdict& verdict, const std::string& why);
 
 /// A line through `points` ({x, y} objects), a reference the tooltips skip; dashed or not.
 Json chart_line(const std::string& label, const std::string& colour, Json points, bool dashed);
@@ -34,9 +40,16 @@ Json chart_axis(const std::string& title, bool log);
 Json trajectory_chart(const RunView& view);
 
 /// The original, the human version and each timed candidate at the benchmark's analytic
-/// intensity, under the roofs (compute, DRAM, and each cache level's where measured); null
-/// without floating-point work or roofs. A point above the highest roof is flagged.
+/// intensity, under the roofs (compute, DRAM, and each cache level's where measured); without
+/// floating-point work, the bandwidth chart below; null without analytic bytes or roofs. A
+/// point above the highest roof is flagged.
 Json roofline_chart(const RunView& view, const Roofs& roofs);
+
+/// For a benchmark with bytes but no floating-point work (integer-only: kopt counts no integer
+/// operations, so there is no intensity to place it at): each variant's achieved GB/s under the
+/// memory roofs (DRAM and each cache level's), its note naming the roofs drawn and the integer
+/// peak left out; null without bytes or a DRAM roof.
+Json bandwidth_chart(const RunView& view, const Roofs& roofs);
 
 /// The per-call times of the last head-to-head comparison (else the best's evaluation against
 /// the original, else the last timed candidate's): every sample with its quartiles, per side;

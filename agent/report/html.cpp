@@ -35,7 +35,9 @@ table{border-collapse:collapse;margin:8px 0}td,th{border:1px solid #ddd;padding:
 th{background:#f4f4f4}td.l,th.l{text-align:left}td.runs{white-space:nowrap}
 .faster{color:#137333;font-weight:600}.incorrect,.rejected,.build-failed,.error,.no-candidate,.failed,.interrupted{color:#b3261e}
 pre{background:#f7f7f7;padding:8px;overflow-x:auto;font-size:12px}
-.add{color:#137333}.del{color:#b3261e}.hunk{color:#1a56db}
+.add{color:#137333;background:#e6ffec}.del{color:#b3261e;background:#ffebe9}.hunk{color:#1a56db}
+.file{font-weight:600}pre code{background:none;padding:0}pre.diff code{display:inline}
+td code{font-size:12px;white-space:pre}
 canvas{border:1px solid #ddd;margin:8px 0}#chart-errors{color:#b3261e;white-space:pre}
 .decision{color:#444}tr.h2h td{color:#555;font-size:13px}table.provenance td,table.provenance th{font-size:13px}
 .analysis{background:#fafafa;border-left:3px solid #ddd;padding:4px 12px}

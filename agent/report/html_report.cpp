@@ -5,8 +5,9 @@
 
 #include <cstdlib>
 
-#include "agent/record/diff.h"
+#include "agent/report/code_view.h"
 #include "agent/report/html.h"
+#include "agent/report/profile_section.h"
 
 namespace kopt {
 
@@ -15,19 +16,6 @@ namespace {
 std::string speedup_cell(const CandidateVerdict& v) {
   return v.speedup > 0 ? fmt::format("{:.2f}x [{:.2f}, {:.2f}]", v.speedup, v.ci_low, v.ci_high)
                        : "-";
-}
-
-std::string colored_diff(const std::string& diff) {
-  std::string out;
-  for_each_diff_line(diff, [&](std::string_view line, DiffLine kind) {
-    const char* cls = kind == DiffLine::hunk      ? "hunk"
-                      : kind == DiffLine::added   ? "add"
-                      : kind == DiffLine::removed ? "del"
-                                                  : "";
-    const std::string text = html_escape(std::string(line));
-    out += *cls ? fmt::format("<span class=\"{}\">{}</span>\n", cls, text) : text + "\n";
-  });
-  return out;
 }
 
 // The candidates never timed, below the trajectory.
@@ -90,6 +78,8 @@ std::string evaluations_table(const RunView& v) {
 }
 
 std::string summary_table(const RunView& v) {
+  if (v.reference.status.empty() && v.candidates.empty())
+    return "<p>Nothing was timed: the run stopped before its first evaluation.</p>";
   std::string out =
       "<table><tr><th class=l>variant</th><th>ms per call</th><th>original's ms in the same "
       "evaluation</th><th>speedup over the original ["
@@ -119,7 +109,8 @@ std::string summary_table(const RunView& v) {
       out += fmt::format(
           "<tr><td class=l>{}</td><td>{:.4g}</td><td>{:.4g}</td><td "
           "class=faster>{}</td><td>{:.3g}</td><td>{:.3g}</td></tr>",
-          c.id == best ? c.id + " (the run's best)" : c.id + " (promoted, later surpassed)",
+          c.id == best ? fmt::format("<a href=\"#best-source\">{}</a> (the run's best)", c.id)
+                       : c.id + " (promoted, later surpassed)",
           c.verdict.candidate_ms, c.verdict.original_ms, speedup_cell(c.verdict), c.verdict.gflops,
           c.verdict.gbytes_per_s);
   out += "</table>";
@@ -132,6 +123,17 @@ std::string summary_table(const RunView& v) {
         h.value("speedup", 0.0), h.value("ci_low", 0.0), h.value("ci_high", 0.0),
         html_escape(h.value("status", "")));
   return out;
+}
+
+// The best's whole source (the original's when nothing beat it), the target of the page's links.
+std::string best_source(const RunView& v) {
+  const std::string best = best_id(v);
+  const CandidateView* c = find_candidate(v, best);
+  auto text = c ? Result<std::string>(c->source) : benchmark_source(v, "original");
+  std::string out = "<h2>The best's source: " + html_escape(best) + "</h2>";
+  if (!text) return out + "<p id=best-source>" + html_escape(text.error().message) + ".</p>";
+  if (!c) out += "<p>Nothing beat the original; its source:</p>";
+  return out + source_html(*text, "best-source");
 }
 
 std::string iterations(const RunView& v) {
@@ -162,7 +164,7 @@ std::string iterations(const RunView& v) {
       if (const std::string why = outcome_reason(c); !why.empty())
         out += fmt::format("<p class=\"{}\">{}</p>", c.verdict.correct() ? "decision" : "incorrect",
                            html_escape(why));
-      if (!c.diff.empty()) out += "<pre>" + colored_diff(c.diff) + "</pre>";
+      if (!c.diff.empty()) out += diff_html(c.diff);
     }
   }
   return out;
@@ -177,8 +179,9 @@ std::string render_html_report(const RunView& v, const std::optional<Roofs>& roo
       "{}</title><style>{}</style></head><body><div id=chart-errors></div>",
       html_escape(id), kReportStyle);
   html += fmt::format(
-      "<h1>kopt run {}</h1><p>Benchmark <b>{}</b>, status {}{}.</p>", html_escape(id),
-      html_escape(v.info["benchmark"].value("name", "?")),
+      "<h1>kopt run {}</h1><p>Benchmark <b>{}</b>, status {}{}. <a href=\"#best-source\">The "
+      "best's source</a>, <a href=\"#profiles\">where the time goes</a>.</p>",
+      html_escape(id), html_escape(v.info["benchmark"].value("name", "?")),
       html_escape(v.status == "stopped"
                       ? "stopped before it finished (kopt resume " + id + " continues it)"
                       : v.status),
@@ -196,16 +199,14 @@ std::string render_html_report(const RunView& v, const std::optional<Roofs>& roo
   }
   html += "<h2>Timing samples</h2>" +
           chart_canvas("samples", charts["samples"], "No candidate was timed in this run.");
-  const bool flops = v.reference.flops > 0 && v.reference.bytes > 0;
-  html +=
-      "<h2>Roofline</h2>" +
-      chart_canvas("roofline", charts["roofline"],
-                   !flops ? "No roofline: the benchmark's analytic work gives no floating-point "
-                            "operations."
-                          : "No machine model: run kopt machine, or give --peak-gflops and "
-                            "--peak-gbs, to draw the roofs.");
-  html += iterations(v);
-  return html + chart_scripts(charts) + "</body></html>\n";
+  html += "<h2>Roofline</h2>" +
+          chart_canvas("roofline", charts["roofline"],
+                       v.reference.bytes <= 0
+                           ? "No roofline: no evaluation recorded the benchmark's analytic bytes."
+                           : "No roofs: the run's roofline tool never ran (it records the "
+                             "machine's peaks); give --peak-gflops and --peak-gbs to draw them.");
+  html += profiles_section(v) + best_source(v) + iterations(v);
+  return html + chart_scripts(charts) + highlight_scripts() + "</body></html>\n";
 }
 
 }  // namespace kopt

@@ -70,7 +70,10 @@ Status apply_event(RunView& view, const Json& e) {
     }
   } else if (type == "tool_call" && e.value("name", "") == "profile" &&
              e.value("role", "") == "kopt") {
-    iteration_of(view, e.value("iteration", 0)).profile = e.value("text", "");
+    IterationView& it = iteration_of(view, e.value("iteration", 0));
+    it.profile = e.value("text", "");
+    const Json& data = e.contains("data") && e.value("ok", true) ? e["data"] : Json();
+    view.profiles[it.best_before.empty() ? "original" : it.best_before] = {it.profile, data};
   } else if (type == "head_to_head") {
     const Json& evaluation = json_member(e, "evaluation");
     view.comparisons.push_back({e.value("candidate", ""), e.value("baseline", ""),

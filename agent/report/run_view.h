@@ -52,6 +52,12 @@ struct ComparisonView {
   std::vector<double> candidate_samples_ms;
 };
 
+/// What the loop's profile tool found for one version (the best, when an iteration began).
+struct ProfileView {
+  std::string text;  ///< The summary the analyst read: a header line, then the hottest lines.
+  Json data;         ///< The tool's kopt-profile/1 document; null when the tool failed.
+};
+
 struct RunView {
   std::filesystem::path dir;
   Json info;
@@ -64,6 +70,7 @@ struct RunView {
   std::vector<CandidateView> candidates;
   std::vector<IterationView> iterations;
   std::vector<ComparisonView> comparisons;
+  std::map<std::string, ProfileView> profiles;  ///< By version profiled: "original" or an id.
   std::string stop_rule, stop_reason;
   Json peaks;  ///< The machine the run's roofline tool drew on (its first answer); null if none.
   std::string precision = "fp64";  ///< The kind of FLOP that answer was limited by.

@@ -6,8 +6,11 @@
 #include <nlohmann/json.hpp>
 
 #include <filesystem>
+#include <sstream>
 
 #include "../support/kopt_cli.h"
+#include "../support/schemas.h"
+#include "tools/eval/evaluation.h"
 #include "util/files.h"
 
 namespace kopt {
@@ -48,6 +51,32 @@ TEST_P(ExampleRunTest, ReplaysToTheSameEvents) {
   EXPECT_EQ(outcome.value("verified", false), true) << replay.output;
   EXPECT_GT(outcome.value("events", 0), 3) << replay.output;
   EXPECT_EQ(outcome.value("divergence", "?"), "") << replay.output;
+  EXPECT_TRUE(test::meets_its_schema(dump_json(outcome)));
+}
+
+// `kopt export --format jsonl`: one kopt-example/1 record per correct candidate, in order, with
+// the parent's and the candidate's source and their diff.
+TEST_P(ExampleRunTest, ExportsEachCorrectCandidateAsOneExampleRecord) {
+  ProcessResult jsonl = test::run_kopt({"export", run().string(), "--format", "jsonl"});
+  ASSERT_EQ(jsonl.exit_code, 0) << jsonl.output;
+  std::vector<std::string> correct, exported;
+  const Json summary = read_json_file(run() / "summary.json").value();
+  for (const Json& c : summary["candidates"])
+    if (verdict::is_correct(c.value("status", ""))) correct.push_back(c.value("id", ""));
+  std::istringstream lines(jsonl.output);
+  for (std::string line; std::getline(lines, line);) {
+    const Json record = Json::parse(line);
+    EXPECT_EQ(record.value("format", ""), "kopt-example/1");
+    EXPECT_FALSE(record.value("source", "").empty());
+    EXPECT_FALSE(record.value("parent_source", "").empty()) << "the original is in the suite";
+    const std::string id = record.value("candidate", "");
+    EXPECT_NE(record.value("diff", "").find("+++ b/" + id), std::string::npos) << line;
+    exported.push_back(id);
+  }
+  EXPECT_EQ(exported, correct) << jsonl.output;
+  if (!correct.empty()) {
+    EXPECT_TRUE(test::meets_its_schema(jsonl.output, ".jsonl"));
+  }
 }
 
 TEST_P(ExampleRunTest, IsReadByShowDiffExportAndReport) {

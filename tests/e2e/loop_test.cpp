@@ -162,10 +162,11 @@ TEST_F(LoopTest, KeepsTheFasterKernelReplaysItCatchesTamperingAndReports) {
 
   auto run_kopt = [this](std::vector<std::string> args) { return kopt(std::move(args)); };
   expect_tampering_is_caught(dir, runs_->path() / "tampered", run_kopt);
-  expect_report_renders(
-      dir, run_kopt, 3,
-      {"as the run's roofline tool used them", "Evaluations", "promoted", "Profile of original",
-       "Roofline of original", "<th class=\"l\">cpu</th>", "head to head against human"});
+  expect_report_renders(dir, run_kopt, 3,
+                        {"as the run's roofline tool used them", "Evaluations", "promoted",
+                         "Profile of original", "Roofline of original", "<th class=\"l\">cpu</th>",
+                         "head to head against human", "Where the time goes",
+                         "0001 was never profiled", "id=\"best-source\"", "data-highlighted=\""});
 }
 
 TEST_F(LoopTest, RejectsTheWrongKernelWithItsReason) {
@@ -182,6 +183,9 @@ TEST_F(LoopTest, RejectsTheWrongKernelWithItsReason) {
       << candidate.dump();
   ProcessResult replay = kopt({"replay", dir.string()});
   EXPECT_EQ(replay.exit_code, 0) << replay.output;
+  // An integer-only benchmark (0 flops) still gets its roofline: bandwidth-only, saying so.
+  auto run_kopt = [this](std::vector<std::string> args) { return kopt(std::move(args)); };
+  expect_report_renders(dir, run_kopt, 1, {"bandwidth-only", "integer peak"});
 }
 
 // seidel1d (tests/fixtures/benchmarks) updates its array in place and has no human version:

@@ -4,6 +4,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "../support/schemas.h"
 #include "gpu_test_support.h"
 
 namespace kopt {
@@ -153,6 +154,7 @@ TEST_F(AttributionTest, JsonHoldsEveryLine) {
   ASSERT_EQ(json["lines"].size(), 3u);
   EXPECT_EQ(json["lines"][0]["stalls"]["long_scoreboard"], 400);
   EXPECT_EQ(json["functions"][0]["demangled"], "gemm(float*)");
+  EXPECT_TRUE(test::meets_its_schema(dump_json(json)));
 }
 
 TEST(SourceFilesTest, GivenTextWinsOverTheDisk) {

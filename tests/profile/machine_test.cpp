@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <memory>
 
+#include "../support/schemas.h"
 #include "tools/machine/host.h"
 #include "tools/machine/machine.h"
 
@@ -43,6 +44,7 @@ TEST(MachineTest, TheCachedDocumentRoundTrips) {
   m.fp32 = {100e9, 200e9};
   m.int32 = {60e9, 120e9};
   m.compiler = "g++ 12";
+  EXPECT_TRUE(test::meets_its_schema(dump_json(to_json(m))));
   auto back = machine_from_json(to_json(m));
   ASSERT_TRUE(back.ok()) << back.error().message;
   EXPECT_EQ(back->peaks().fp64, 100e9);

@@ -67,5 +67,42 @@ TEST(ReportChartsTest, WithoutCacheLevelsAPointAboveTheDramRoofIsFlagged) {
   EXPECT_TRUE(flagged(chart, "0002"));
 }
 
+// count_smaller's shape: 1 GB per call and no floating-point work; the original at 100 ms
+// (10 GB/s), candidates at `rates` GB/s.
+RunView integer_run(const std::vector<double>& rates) {
+  RunView v;
+  v.reference.bytes = 1e9;
+  v.reference.original_ms = 100;
+  for (size_t i = 0; i < rates.size(); ++i) {
+    CandidateView c;
+    c.id = "000" + std::to_string(i + 1);
+    c.verdict.status = "faster";
+    c.verdict.speedup = rates[i] / 10;
+    c.verdict.gbytes_per_s = rates[i];
+    v.candidates.push_back(c);
+  }
+  return v;
+}
+
+TEST(ReportChartsTest, AnIntegerOnlyBenchmarkGetsABandwidthChartThatSaysWhichRoofsItDraws) {
+  Roofs roofs{1000, 20, "test", {{"L1", 400}}, 2000};
+  const Json chart = roofline_chart(integer_run({15, 900}), roofs);
+  ASSERT_FALSE(chart.is_null()) << "no flops must not mean no chart";
+  const auto names = labels(chart);
+  EXPECT_NE(std::find(names.begin(), names.end(), "DRAM roof: 20 GB/s"), names.end());
+  EXPECT_NE(std::find(names.begin(), names.end(), "L1 roof: 400 GB/s"), names.end());
+  EXPECT_FALSE(flagged(chart, "original"));
+  EXPECT_FALSE(flagged(chart, "0001"));
+  EXPECT_TRUE(flagged(chart, "0002")) << "900 GB/s is above every memory roof";
+  const std::string note = chart.value("note", "");
+  EXPECT_NE(note.find("bandwidth-only"), std::string::npos) << note;
+  EXPECT_NE(note.find("integer peak, 2e+03 GOP/s, is not drawn"), std::string::npos) << note;
+}
+
+TEST(ReportChartsTest, WithoutAnalyticBytesOrRoofsThereIsNoChart) {
+  EXPECT_TRUE(roofline_chart(RunView{}, Roofs{1000, 20, "test"}).is_null());
+  EXPECT_TRUE(roofline_chart(integer_run({15}), Roofs{}).is_null());
+}
+
 }  // namespace
 }  // namespace kopt
