@@ -53,6 +53,7 @@ std::optional<int> thread_count_of(pid_t pid) {
 }
 
 std::optional<double> cpu_seconds_of(pid_t pid) {
+  if (pid <= 0) return std::nullopt;  // 0 would be this process's own clock.
   // The process's CPU clock: the scheduler's own sum of every thread's run time, in nanoseconds.
   // /proc/PID/stat rounds the same sum to clock ticks (10 ms), an error of up to a tick at each
   // read that adds up over the many windows the timing reads.

@@ -5,9 +5,9 @@
 //
 // Judging (no arguments): one long-lived process per side, driven by kopt over pipes. Nothing in
 // argv or the environment differs between checking and timing; every command arrives on fd 0
-// and every reply leaves on fd 3 (see serve() below). Outputs are stored into the shared memory
-// kopt passes as fd 4, where kopt compares them itself; kopt times each block of calls from its
-// side of the pipe. No number this process writes decides anything.
+// and every reply leaves on fd 3 (see session.h). Each block of calls runs in a child forked
+// after the fill, which kopt reads the outputs from once it has stopped; kopt times each block
+// from its side of the pipe. No number this process writes decides anything.
 //
 // Sizes: a driver's Problem is built for one size n (a constructor taking `long`), or, where the
 // manifest names several sizes ("size.names": {"ni": "n", "nj": "n + 1"}), for their values at

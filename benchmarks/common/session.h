@@ -6,7 +6,11 @@
 #include <signal.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
 
 #include <cstdlib>
 #include <cstring>
@@ -19,24 +23,30 @@ namespace kopt_bench {
 /// The judging session; tools/eval/driver_session.cpp speaks the other side. One command line
 /// on fd 0 at a time, each answered on fd 3 before the next is sent:
 ///   setup N K    K fresh problems of size N    -> "layout STRIDE EDGES ARRAYS
-///   [NAME=V ..]  (and the manifest's named sizes   {NAME DTYPE COUNT}..." (EDGES: edge cases)
-///                at scale N)
-///   run I1 .. Ik fill problem i from input Ii:  -> "ready"
-///                a seed S, or eE:S for edge
+///   [NAME=V ..]  (and the manifest's named sizes   {NAME DTYPE COUNT}.. {ADDRESS}.." (EDGES: edge
+///                at scale N)                       cases; an ADDRESS per problem and output)
+///   run I1 .. Ik fill problem i from input Ii:  -> "ready" from a fresh child process, forked
+///                a seed S, or eE:S for edge        after the fill (below)
 ///                case E generated from seed S;
 ///                poison its outputs
-///   go NONCE     call the kernel on each filled -> "done NONCE", then "stored NONCE THREADS" once
-///                problem in turn                   the outputs of problem i lie at i*STRIDE in fd
-///                4
-/// The nonce is fresh for every block: a reply forged by the kernel (which can write to fd 3)
-/// cannot carry it without digging it out of the harness's memory, and shows as out of turn.
+///   go NONCE     read by the child: it calls    -> "stopped" once the child stopped itself;
+///                the kernel on each filled         "reaped" once kopt, having read the outputs
+///                problem in turn, then stops       at their ADDRESSes in the stopped child,
+///                                                  killed it. "died HOW N" if the child ended
 ///   exit (or end of input)                      -> the process exits 0
+///
+/// The kernel never runs in the serving process. Every block of calls runs in a child forked
+/// after the inputs are filled; the child closes its command and reply descriptors before the
+/// first call and stops itself (SIGSTOP) after the last. So whatever the kernel does to its
+/// process (take over the protocol, patch a library's relocation table, leave a thread behind,
+/// defer work to a signal handler) dies with the child: it cannot fill the next inputs, see them
+/// before its clock starts, reply for the harness or work after the calls, because the window
+/// kopt times ends when the parent, which no kernel code ever ran in, reports the child stopped.
 /// A check and a timed block are the same "run"/"go": the kernel cannot tell them apart.
 namespace session {
 
 inline constexpr int kCommandFd = 0;
 inline constexpr int kReplyFd = 3;
-inline constexpr int kSharedFd = 4;
 inline constexpr size_t kArrayAlign = 64;
 
 inline size_t padded(size_t bytes) {
@@ -93,35 +103,6 @@ class Commands {
   std::string pending_;
 };
 
-/// The shared memory kopt compares outputs in, mapped at the size kopt gave it.
-class SharedOutputs {
- public:
-  ~SharedOutputs() { unmap(); }
-  unsigned char* map() {
-    struct stat info {};
-    if (fstat(kSharedFd, &info) != 0) fail("no shared output memory on fd 4");
-    const size_t size = static_cast<size_t>(info.st_size);
-    if (size != size_) {
-      unmap();
-      void* p = mmap(nullptr, size, PROT_READ | PROT_WRITE, MAP_SHARED, kSharedFd, 0);
-      if (p == MAP_FAILED) fail("cannot map the shared output memory");
-      base_ = static_cast<unsigned char*>(p);
-      size_ = size;
-    }
-    return base_;
-  }
-  size_t size() const { return size_; }
-
- private:
-  void unmap() {
-    if (base_) munmap(base_, size_);
-    base_ = nullptr;
-    size_ = 0;
-  }
-  unsigned char* base_ = nullptr;
-  size_t size_ = 0;
-};
-
 /// Where one input comes from: a seed kopt chose for this call, and the edge case to generate
 /// from it (-1: the ordinary inputs).
 struct InputSpec {
@@ -144,32 +125,51 @@ inline InputSpec parse_input(const std::string& word, int edge_cases) {
   return spec;
 }
 
-/// Puts every signal the kernel could have taken over back to its default, so that nothing the
-/// kernel left behind runs while the harness fills inputs or copies outputs (a fault handler on
-/// protected pages would do deferred work there, after the clock). A fault then ends the process.
-/// SIGSYS stays with the system call filter.
-inline void reset_signal_handlers() {
-  struct sigaction standard {};
-  standard.sa_handler = SIG_DFL;
-  for (int signal = 1; signal < NSIG; ++signal)
-    if (signal != SIGKILL && signal != SIGSTOP && signal != SIGSYS)
-      ::sigaction(signal, &standard, nullptr);  // glibc's reserved signals refuse: fine.
-}
-
-inline std::string layout(const std::vector<OutputView>& outputs, int edge_cases) {
-  std::string line = "layout " + std::to_string(stride(outputs)) + " " +
-                     std::to_string(edge_cases) + " " + std::to_string(outputs.size());
-  for (const auto& out : outputs)
+/// The "layout" reply: the outputs' names, types and counts, then where each problem's outputs
+/// lie in this process (and so in every child forked from it), where kopt reads them.
+template <class P>
+std::string layout(const std::vector<std::unique_ptr<P>>& problems) {
+  const std::vector<OutputView>& first = problems.front()->outputs();
+  std::string line = "layout " + std::to_string(stride(first)) + " " +
+                     std::to_string(problems.front()->P::edge_cases()) + " " +
+                     std::to_string(first.size());
+  for (const auto& out : first)
     line += " " + out.name + " " + std::to_string(static_cast<int>(out.dtype)) + " " +
             std::to_string(out.count);
+  char address[32];
+  for (const auto& problem : problems)
+    for (const auto& out : problem->outputs()) {
+      std::snprintf(address, sizeof address, " %llx",
+                    static_cast<unsigned long long>(reinterpret_cast<uintptr_t>(out.data)));
+      line += address;
+    }
   return line;
 }
 
-inline void store(const std::vector<OutputView>& outputs, unsigned char* slot) {
+/// Writes to every page of the outputs once, so that the child's copies of them exist before
+/// the clock starts (after a fork, the first write to a page copies it).
+inline void touch_pages(const std::vector<OutputView>& outputs) {
+  const long page = sysconf(_SC_PAGESIZE);
   for (const auto& out : outputs) {
-    std::memcpy(slot, out.data, out.count * out.element_size);
-    slot += padded(out.count * out.element_size);
+    auto* bytes = static_cast<volatile unsigned char*>(out.data);
+    const size_t size = out.count * out.element_size;
+    for (size_t at = 0; at < size; at += static_cast<size_t>(page)) bytes[at] = bytes[at];
+    if (size) bytes[size - 1] = bytes[size - 1];
   }
+}
+
+/// Starts OpenMP's threads in the child before the clock does, as a long-lived process has them.
+inline void start_thread_pool() {
+#ifdef _OPENMP
+#pragma omp parallel
+  { asm volatile("" ::: "memory"); }
+#endif
+}
+
+/// How a child that did not stop ended, for the "died" reply: "exited CODE" or "signal N".
+inline std::string ending(const siginfo_t& info) {
+  if (info.si_code == CLD_EXITED) return "exited " + std::to_string(info.si_status);
+  return "signal " + std::to_string(info.si_status);
 }
 
 /// The problems of the current size. Calls are qualified (P::fill, P::call), so a kernel that
@@ -187,15 +187,15 @@ class Session {
       if (!add_named_size(sizes, words[i])) fail("bad named size '" + words[i] + "'");
     problems_.clear();
     for (long i = 0; i < copies; ++i) problems_.push_back(make_problem<P>(sizes));
-    reply(layout(problems_.front()->outputs(), problems_.front()->P::edge_cases()));
+    reply(layout(problems_));
   }
 
-  void fill(const std::vector<std::string>& words) {
+  /// Fills the inputs here, then runs the block in a child and reports how it ended.
+  void run(const std::vector<std::string>& words, Commands& commands) {
     if (words.size() < 2 || words.size() - 1 > problems_.size())
       fail("run needs between 1 and " + std::to_string(problems_.size()) + " inputs");
-    filled_ = words.size() - 1;
-    reset_signal_handlers();
-    for (size_t i = 0; i < filled_; ++i) {
+    const size_t filled = words.size() - 1;
+    for (size_t i = 0; i < filled; ++i) {
       const InputSpec spec = parse_input(words[i + 1], problems_[i]->P::edge_cases());
       Rng rng(spec.seed);
       if (spec.edge < 0)
@@ -204,49 +204,58 @@ class Session {
         problems_[i]->P::fill_edge(rng, static_cast<int>(spec.edge));
       poison(problems_[i]->outputs());
     }
-    reply("ready");
-  }
-
-  void go(const std::vector<std::string>& words) {
-    if (filled_ == 0 || words.size() != 2) fail("usage: go NONCE, after run");
-    const std::string nonce = words[1];
-    for (size_t i = 0; i < filled_; ++i) problems_[i]->P::call();
-    reply("done " + nonce);
-    reset_signal_handlers();
-    const int threads = thread_count();
-    unsigned char* base = shared_.map();
-    const size_t bytes = stride(problems_.front()->outputs());
-    if (shared_.size() < filled_ * bytes) fail("the shared output memory is too small");
-    for (size_t i = 0; i < filled_; ++i) store(problems_[i]->outputs(), base + i * bytes);
-    filled_ = 0;
-    reply("stored " + nonce + " " + std::to_string(threads));
+    const pid_t child = fork();
+    if (child < 0) fail("cannot fork the block's process");
+    if (child == 0) call_block(filled, commands);
+    siginfo_t info{};
+    if (!wait_for(child, WSTOPPED | WEXITED, info)) fail("lost the block's process");
+    if (info.si_code != CLD_STOPPED) return reply("died " + ending(info));
+    reply("stopped");
+    // kopt reads the outputs from the stopped child, then kills it.
+    if (!wait_for(child, WEXITED, info)) fail("lost the block's process");
+    reply("reaped");
   }
 
  private:
+  /// The child: from here on the kernel may run. It never returns.
+  [[noreturn]] void call_block(size_t filled, Commands& commands) {
+    install_syscall_filter({kReplyFd}, {kCommandFd});
+    for (size_t i = 0; i < filled; ++i) touch_pages(problems_[i]->outputs());
+    start_thread_pool();
+    reply("ready");
+    const std::vector<std::string> words = commands.next();
+    if (words.size() != 2 || words[0] != "go") _exit(kExitUsage);
+    // Nothing the kernel does can reach kopt or the parent now: no command, no reply.
+    ::close(kCommandFd);
+    ::close(kReplyFd);
+    for (size_t i = 0; i < filled; ++i) problems_[i]->P::call();
+    ::raise(SIGSTOP);
+    _exit(0);
+  }
+
+  static bool wait_for(pid_t child, int options, siginfo_t& info) {
+    while (waitid(P_PID, static_cast<id_t>(child), &info, options) != 0)
+      if (errno != EINTR) return false;
+    return true;
+  }
+
   std::vector<std::unique_ptr<P>> problems_;
-  SharedOutputs shared_;
-  size_t filled_ = 0;
 };
 
-/// Serves kopt's commands until "exit" or the end of input.
+/// Serves kopt's commands until "exit" or the end of input. No kernel code runs in this
+/// process: the system call filter is installed in each block's child, before its first call.
 template <class P>
 int serve() {
   Commands commands;
   Session<P> session;
-  const int threads = thread_count();  // Opens /proc/self/task while opening is allowed.
-  // Before the first kernel call: from here on commands are read from fd 0, replies written to
-  // fd 3 and outputs stored through a mapping of fd 4; nothing can be opened.
-  install_syscall_filter({kReplyFd}, {kCommandFd});
-  reply("hello kopt-driver/3 " + std::to_string(threads));
+  reply("hello kopt-driver/4 " + std::to_string(thread_count()));
   while (true) {
     const std::vector<std::string> words = commands.next();
     if (words.empty() || words[0] == "exit") return 0;
     if (words[0] == "setup")
       session.setup(words);
     else if (words[0] == "run")
-      session.fill(words);
-    else if (words[0] == "go")
-      session.go(words);
+      session.run(words, commands);
     else
       fail("unknown command '" + words[0] + "'");
   }

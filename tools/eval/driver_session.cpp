@@ -6,6 +6,7 @@
 #include <sys/mman.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
+#include <sys/uio.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -31,7 +32,6 @@ namespace {
 using Clock = std::chrono::steady_clock;
 
 // Fixed file descriptors of the protocol (benchmarks/common/session.h).
-constexpr int kCommandFd = 0, kReplyFd = 3, kSharedFd = 4;
 constexpr size_t kArrayAlign = 64;
 
 double since(Clock::time_point start) {
@@ -74,11 +74,11 @@ std::vector<std::string> words_of(const std::string& line) {
 
 // The child's side of the fork: the protocol's descriptors in place, everything else closed.
 [[noreturn]] void exec_child(const ProcessSpec& spec, const char* program, char** argv, char** envp,
-                             const int (&fds)[5]) {
-  int high[5];
-  for (int i = 0; i < 5; ++i) high[i] = fcntl(fds[i], F_DUPFD, 16);
-  for (int i = 0; i < 5; ++i) dup2(high[i], i);
-  syscall(SYS_close_range, 5u, ~0u, 0u);
+                             const int (&fds)[4]) {
+  int high[4];
+  for (int i = 0; i < 4; ++i) high[i] = fcntl(fds[i], F_DUPFD, 16);
+  for (int i = 0; i < 4; ++i) dup2(high[i], i);
+  syscall(SYS_close_range, 4u, ~0u, 0u);
   if (chdir(spec.cwd.c_str()) != 0) _exit(127);
   prepare_child(spec);
   execve(program, argv, envp);
@@ -126,13 +126,12 @@ bool DriverSession::start(const ExecutionContext& ctx, const Benchmark& bench,
   int commands[2], replies[2];
   if (pipe2(commands, O_CLOEXEC) != 0 || !reply_channel(replies))
     return fail_with("setup", std::string("cannot make the channels: ") + std::strerror(errno));
-  shared_fd_ = memfd_create("kopt-outputs", MFD_CLOEXEC);
   const std::string log_path = (workspace_->path() / "log.txt").string();
   const int log = open(log_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  if (shared_fd_ < 0 || log < 0)
+  if (log < 0)
     return fail_with("setup",
-                     std::string("cannot make the session's files: ") + std::strerror(errno));
-  const int fds[5] = {commands[0], log, log, replies[1], shared_fd_};
+                     std::string("cannot make the session's log: ") + std::strerror(errno));
+  const int fds[4] = {commands[0], log, log, replies[1]};
   pid_ = fork();
   if (pid_ == 0) exec_child(spec, argv[0], argv.data(), envp.data(), fds);
   ::close(commands[0]);
@@ -143,8 +142,8 @@ bool DriverSession::start(const ExecutionContext& ctx, const Benchmark& bench,
   if (pid_ < 0) return fail_with("setup", std::string("cannot fork: ") + std::strerror(errno));
   std::vector<std::string> hello;
   if (!expect("hello", 120, hello)) return false;
-  if (hello.size() < 3 || hello[1] != "kopt-driver/3")
-    return fail_with("protocol", "the driver does not speak kopt-driver/3");
+  if (hello.size() < 3 || hello[1] != "kopt-driver/4")
+    return fail_with("protocol", "the driver does not speak kopt-driver/4");
   threads_at_start_ = std::atoi(hello[2].c_str());
   // The driver inside the sandbox, as this side sees it: its threads and CPU time are read
   // from /proc, where nothing the kernel does can change them.
@@ -153,8 +152,9 @@ bool DriverSession::start(const ExecutionContext& ctx, const Benchmark& bench,
 }
 
 std::optional<double> DriverSession::cpu_seconds() const {
-  if (driver_pid_ <= 0) return std::nullopt;
-  return cpu_seconds_of(driver_pid_);
+  const std::optional<double> own = cpu_seconds_of(driver_pid_);
+  if (!own) return std::nullopt;
+  return *own + children_cpu_;
 }
 
 bool DriverSession::setup(long size, int copies) {
@@ -176,9 +176,9 @@ bool DriverSession::setup_all(const std::vector<DriverSession*>& sessions, long 
   }
   for (DriverSession* s : sent) {
     std::vector<std::string> words;
-    if (!s->expect("layout", 600, words) || !s->parse_layout(words)) return false;
+    if (!s->expect("layout", 600, words) || !s->parse_layout(words, copies)) return false;
     s->copies_ = copies;
-    if (!s->map_shared(s->stride_ * static_cast<size_t>(copies))) return false;
+    if (!s->map_outputs(s->stride_ * static_cast<size_t>(copies))) return false;
     s->size_ = size;
   }
   return true;
@@ -239,56 +239,67 @@ bool DriverSession::await_ready(const std::vector<DriverSession*>& sessions, Clo
 }
 
 bool DriverSession::go(double timeout_seconds, BlockTiming& timing) {
+  // The block's child, forked after the fill, has said "ready": it waits for "go".
+  const pid_t child = driver_pid_ > 0 ? find_descendant(driver_pid_, "bench").value_or(-1) : -1;
   std::vector<std::string> words;
-  const std::string nonce = std::to_string(unpredictable_u64());
-  const std::optional<double> cpu_before = cpu_seconds();  // Read before the clock starts...
+  const std::optional<double> parent_cpu = cpu_seconds_of(driver_pid_);
+  const std::optional<double> child_before = cpu_seconds_of(child);  // Read before the clock...
   const double start = realtime_now();
-  if (!send("go " + nonce) || !expect("done", timeout_seconds, words)) return false;
-  // From the command's sending to the reply's arrival, both on the kernel's clock: however late
-  // this process wakes up, the interval is the driver's.
-  const double done = line_stamp_;
-  timing.kernel_seconds = std::max(0.0, done - start);
-  const std::optional<double> cpu_after = cpu_seconds();  // ... and after it stops.
-  if (cpu_before && cpu_after) timing.window_cpu = *cpu_after - *cpu_before;
-  if (cpu_before && cpu_at_rest_) timing.outside_cpu = *cpu_before - *cpu_at_rest_;
-  if (words.size() != 2 || words[1] != nonce)
-    return fail_with("protocol",
-                     "a 'done' reply without this block's nonce: the harness did not "
-                     "write it (a reply forged by the kernel)");
-  if (!expect("stored", timeout_seconds, words)) {
-    // The harness only copies the outputs here, with the kernel's signal handlers removed: a
-    // crash means output pages the kernel protected or unmapped to finish its work on first touch.
-    if (failure_.category == "crash")
-      failure_ = {"deferred",
-                  "the process died while the harness copied the outputs after the calls "
-                  "returned (" +
-                      failure_.reason +
-                      "): output pages left protected or unmapped to finish the work on first "
-                      "touch, after the clock stops"};
+  if (!send("go " + std::to_string(unpredictable_u64())) ||
+      !expect("stopped", timeout_seconds, words))
     return false;
-  }
-  timing.store_seconds = std::max(0.0, line_stamp_ - done);
-  if (words.size() != 3 || words[1] != nonce)
-    return fail_with("protocol",
-                     "a 'stored' reply without this block's nonce: the harness did "
-                     "not write it (a reply forged by the kernel)");
-  // Idle now, waiting for the next command: the CPU time read here is not racing the store.
-  cpu_at_rest_ = cpu_seconds();
-  timing.threads = std::atoi(words[2].c_str());
-  if (timing.threads < 1)
-    return fail_with("thread",
-                     "the harness could not count the process's threads after the calls: its "
-                     "descriptor of /proc/self/task was closed or replaced from inside the kernel");
-  if (driver_pid_ > 0)
-    if (auto seen = thread_count_of(driver_pid_)) timing.threads = std::max(timing.threads, *seen);
+  // From the command's sending to the parent's word that the child stopped, both on the
+  // kernel's clock: however late this process wakes up, the interval is the child's, and any
+  // work the child does after its calls lies inside it.
+  timing.kernel_seconds = std::max(0.0, line_stamp_ - start);
+  const std::optional<double> child_after = cpu_seconds_of(child);  // ... and after it stops.
+  if (child_before && child_after) timing.window_cpu = *child_after - *child_before;
+  if (child_after) children_cpu_ += *child_after;
+  if (parent_cpu && cpu_at_rest_ && child_before)
+    timing.outside_cpu = *parent_cpu - *cpu_at_rest_ + *child_before;
+  if (auto seen = thread_count_of(child)) timing.threads = *seen;
+  const auto reading = Clock::now();
+  const bool read = read_outputs(child);
+  timing.store_seconds = since(reading);
+  if (child > 0) ::kill(child, SIGKILL);
+  if (!read || !expect("reaped", timeout_seconds, words)) return false;
+  cpu_at_rest_ = cpu_seconds_of(driver_pid_);  // Idle now, waiting for the next command.
+  if (child <= 0 || timing.threads < 1)
+    return fail_with("protocol", "the block's process could not be seen from outside");
   timing.calls = filled_;
+  return true;
+}
+
+// Copies every filled problem's outputs out of the stopped child, at the addresses the parent
+// gave (the child is its fork, so they are the same there).
+bool DriverSession::read_outputs(pid_t child) {
+  for (int i = 0; i < filled_; ++i) {
+    unsigned char* at = outputs_ + static_cast<size_t>(i) * stride_;
+    for (size_t j = 0; j < layout_.size(); ++j) {
+      const size_t bytes = layout_[j].count * dtype_bytes(layout_[j].dtype);
+      const uint64_t from = addresses_[static_cast<size_t>(i) * layout_.size() + j];
+      for (size_t done = 0; done < bytes;) {
+        iovec local{at + done, bytes - done};
+        iovec remote{reinterpret_cast<void*>(from + done), bytes - done};
+        const ssize_t n = child > 0 ? process_vm_readv(child, &local, 1, &remote, 1, 0) : -1;
+        if (n <= 0)
+          return fail_with("deferred",
+                           fmt::format("the output '{}' could not be read from the block's "
+                                       "process after the calls ({}): pages left unreadable or "
+                                       "unmapped by the kernel",
+                                       layout_[j].name, std::strerror(n < 0 ? errno : EIO)));
+        done += static_cast<size_t>(n);
+      }
+      at += padded(bytes);
+    }
+  }
   return true;
 }
 
 RecordView DriverSession::view(int index, uint64_t label) const {
   RecordView record;
   record.label = label;
-  const unsigned char* at = shared_ + static_cast<size_t>(index) * stride_;
+  const unsigned char* at = outputs_ + static_cast<size_t>(index) * stride_;
   for (const auto& shape : layout_) {
     record.arrays.push_back({shape.name, shape.dtype, shape.count, at});
     at += padded(byte_size(record.arrays.back()));
@@ -307,13 +318,15 @@ OutputRecord DriverSession::output(int index, uint64_t label) const {
   return record;
 }
 
-bool DriverSession::parse_layout(const std::vector<std::string>& words) {
+bool DriverSession::parse_layout(const std::vector<std::string>& words, int copies) {
   layout_.clear();
   if (words.size() < 4) return fail_with("protocol", "a malformed 'layout' reply");
   stride_ = std::strtoull(words[1].c_str(), nullptr, 10);
   edge_cases_ = std::atoi(words[2].c_str());
   const size_t arrays = std::strtoull(words[3].c_str(), nullptr, 10);
-  if (words.size() != 4 + 3 * arrays || edge_cases_ < 0 || edge_cases_ > kMaxEdgeCases)
+  const size_t addresses = arrays * static_cast<size_t>(copies);
+  if (arrays > 4096 || words.size() != 4 + 3 * arrays + addresses || edge_cases_ < 0 ||
+      edge_cases_ > kMaxEdgeCases)
     return fail_with("protocol", "a malformed 'layout' reply");
   size_t bytes = 0;
   for (size_t i = 0; i < arrays; ++i) {
@@ -327,24 +340,24 @@ bool DriverSession::parse_layout(const std::vector<std::string>& words) {
     layout_.push_back(std::move(array));
   }
   if (bytes != stride_) return fail_with("protocol", "the 'layout' reply does not add up");
+  addresses_.clear();
+  for (size_t i = 0; i < addresses; ++i)
+    addresses_.push_back(std::strtoull(words[4 + 3 * arrays + i].c_str(), nullptr, 16));
   return true;
 }
 
-bool DriverSession::map_shared(size_t bytes) {
-  if (bytes == shared_size_) return true;
-  if (shared_) munmap(shared_, shared_size_);
-  shared_ = nullptr;
-  shared_size_ = 0;
-  if (ftruncate(shared_fd_, static_cast<off_t>(bytes)) != 0)
-    return fail_with("setup",
-                     std::string("cannot size the shared outputs: ") + std::strerror(errno));
+bool DriverSession::map_outputs(size_t bytes) {
+  if (bytes == outputs_size_) return true;
+  if (outputs_) munmap(outputs_, outputs_size_);
+  outputs_ = nullptr;
+  outputs_size_ = 0;
   if (bytes == 0) return true;
-  void* p = mmap(nullptr, bytes, PROT_READ, MAP_SHARED, shared_fd_, 0);
+  void* p = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
   if (p == MAP_FAILED)
     return fail_with("setup",
-                     std::string("cannot map the shared outputs: ") + std::strerror(errno));
-  shared_ = static_cast<unsigned char*>(p);
-  shared_size_ = bytes;
+                     std::string("cannot map memory for the outputs: ") + std::strerror(errno));
+  outputs_ = static_cast<unsigned char*>(p);
+  outputs_size_ = bytes;
   return true;
 }
 
@@ -411,6 +424,7 @@ bool DriverSession::take_line(const std::string& word, std::vector<std::string>&
   if (!words.empty() && words[0] == word) return true;
   if (!words.empty() && words[0] == "error")
     return fail_with("crash", "the harness stopped: " + line.substr(6));
+  if (!words.empty() && words[0] == "died") return fail_from_child(words);
   return fail_with("protocol",
                    fmt::format("the driver's reply channel carried '{}' where '{}' was due: "
                                "something other than the harness wrote to it",
@@ -474,6 +488,25 @@ void DriverSession::fail_from_exit(double timeout_seconds, bool timed_out) {
   fail_with(run.category, run.failure);
 }
 
+// The block's child ended before it stopped: "died exited CODE" or "died signal N" from its
+// parent. Named as a whole process's end would be, with the log both wrote to.
+bool DriverSession::fail_from_child(const std::vector<std::string>& words) {
+  DriverRun run;
+  const int number = words.size() == 3 ? std::atoi(words[2].c_str()) : -1;
+  if (words.size() == 3 && words[1] == "signal") run.process.signal = number;
+  if (words.size() == 3 && words[1] == "exited") run.process.exit_code = number;
+  if (number < 0) return fail_with("protocol", "a malformed 'died' reply");
+  if (run.process.succeeded())
+    return fail_with("crash",
+                     "the block's process exited before its calls were done (did the kernel end "
+                     "the process?)");
+  run.process.output = read_file(workspace_->path() / "log.txt").value_or("");
+  DriverRequest request;
+  request.memory_bytes = memory_bytes_;
+  classify_exit(run, request);
+  return fail_with(run.category, run.failure);
+}
+
 void DriverSession::stop() {
   if (pid_ > 0) {
     ::close(command_fd_);
@@ -485,11 +518,11 @@ void DriverSession::stop() {
     waitpid(pid_, &status, 0);
     pid_ = -1;
   }
-  for (int* fd : {&command_fd_, &reply_fd_, &shared_fd_})
+  for (int* fd : {&command_fd_, &reply_fd_})
     if (*fd >= 0) ::close(*fd), *fd = -1;
-  if (shared_) munmap(shared_, shared_size_);
-  shared_ = nullptr;
-  shared_size_ = 0;
+  if (outputs_) munmap(outputs_, outputs_size_);
+  outputs_ = nullptr;
+  outputs_size_ = 0;
 }
 
 }  // namespace kopt

@@ -1,8 +1,9 @@
 // The trusted side of the judging session (benchmarks/common/session.h):
-// one long-lived, sandboxed driver process per side, driven over pipes. kopt chooses every
-// input seed, times each block of kernel calls from its own side of the pipe, and reads the
-// outputs from shared memory it owns. Nothing the driver process writes is trusted beyond the
-// bytes of its outputs and the one-word replies that pace the protocol.
+// one long-lived, sandboxed driver process per side, driven over pipes, which forks a child for
+// each block of kernel calls. kopt chooses every input seed, times each block from its own side
+// of the pipe to the moment the (kernel-free) parent reports the child stopped, and reads the
+// outputs out of the stopped child's memory itself. Nothing the child writes is trusted beyond
+// the bytes of its outputs.
 #pragma once
 
 #include <sys/types.h>
@@ -28,11 +29,13 @@ struct BlockTiming {
   int calls = 0;
   double fill_seconds = 0;    ///< "run" sent to "ready": inputs generated, outputs poisoned.
   double kernel_seconds = 0;  ///< "go" sent to "done": the kernel calls, nothing else.
-  double store_seconds = 0;   ///< "done" to "stored": outputs copied into shared memory.
-  int threads = 0;            ///< Threads alive after the calls (the harness's count).
-  double window_cpu = -1;     ///< CPU seconds of the process from "go" to "done" (-1: unseen).
-  /// CPU seconds of the process since the previous block's "stored" up to this "go": filling
-  /// the inputs, and anything else it ran outside the windows (-1: unseen).
+  double store_seconds = 0;   ///< Reading the outputs out of the stopped child, by kopt.
+  int threads = 0;            ///< Threads of the child when it stopped (read from /proc).
+  /// CPU seconds of the block's child from "go" to its stop (-1: unseen).
+  double window_cpu = -1;
+  /// CPU seconds outside the window since the previous block: the parent filling the inputs
+  /// and forking, the child preparing its copies of the outputs (-1: unseen). No kernel code
+  /// runs in either.
   double outside_cpu = -1;
 };
 
@@ -70,20 +73,21 @@ class DriverSession {
   static bool await_ready(const std::vector<DriverSession*>& sessions,
                           std::chrono::steady_clock::time_point sent, double timeout_seconds,
                           const std::vector<BlockTiming*>& timings);
-  /// The second half: calls the kernel on the filled problems and waits for the stored outputs.
+  /// The second half: calls the kernel on the filled problems, waits for their child to stop,
+  /// reads the outputs out of it and has it reaped.
   bool go(double timeout_seconds, BlockTiming& timing);
   /// The outputs of problem `index` after the last block, labelled `label`, where they lie in
-  /// the shared memory: valid until the next block (timing compares them there, uncopied).
+  /// this side's copy: valid until the next block (timing compares them there, uncopied).
   RecordView view(int index, uint64_t label) const;
-  /// The same, copied out of the shared memory to be kept past the next block.
+  /// The same, copied to be kept past the next block.
   OutputRecord output(int index, uint64_t label) const;
 
   int copies() const { return copies_; }
-  /// Bytes of one problem's outputs in the shared memory.
+  /// Bytes of one problem's outputs in this side's copy.
   size_t stride() const { return stride_; }
   int threads_at_start() const { return threads_at_start_; }
-  /// CPU time the driver process has used so far, all its threads (ended ones included), read
-  /// from /proc by this side; nullopt when the process cannot be seen.
+  /// CPU time the driver has used so far, read from /proc by this side: the serving process's,
+  /// and each block child's as it was when the child stopped; nullopt when it cannot be seen.
   std::optional<double> cpu_seconds() const;
   /// How many edge cases the driver generates at the current size (its "layout" reply).
   int edge_cases() const { return edge_cases_; }
@@ -97,8 +101,10 @@ class DriverSession {
   bool expect(const std::string& word, double timeout_seconds, std::vector<std::string>& words);
   bool read_some(int timeout_ms);
   bool take_line(const std::string& word, std::vector<std::string>& words);
-  bool parse_layout(const std::vector<std::string>& words);
-  bool map_shared(size_t bytes);
+  bool parse_layout(const std::vector<std::string>& words, int copies);
+  bool map_outputs(size_t bytes);
+  bool read_outputs(pid_t child);
+  bool fail_from_child(const std::vector<std::string>& words);
   bool fail_with(std::string category, std::string reason);
   void fail_from_exit(double timeout_seconds, bool timed_out);
   void stop();
@@ -108,9 +114,8 @@ class DriverSession {
   pid_t driver_pid_ = -1;  ///< The driver inside it, in our process namespace.
   int command_fd_ = -1;
   int reply_fd_ = -1;
-  int shared_fd_ = -1;
-  unsigned char* shared_ = nullptr;
-  size_t shared_size_ = 0;
+  unsigned char* outputs_ = nullptr;  ///< This side's copy of every problem's outputs.
+  size_t outputs_size_ = 0;
   std::string pending_;
   /// When each complete line in pending_ reached the reply socket (CLOCK_REALTIME seconds, the
   /// kernel's stamp), oldest first; and the stamp of the line take_line() took last.
@@ -118,6 +123,7 @@ class DriverSession {
   double line_stamp_ = 0;
   size_t stride_ = 0;
   std::vector<OutputArray> layout_;  ///< Names, types and counts; no bytes.
+  std::vector<uint64_t> addresses_;  ///< Of problem i's output j, at i * layout_.size() + j.
   static constexpr int kMaxEdgeCases = 64;
   int edge_cases_ = 0;
   int copies_ = 0;
@@ -125,7 +131,8 @@ class DriverSession {
   std::vector<NamedSize> named_sizes_;  ///< Sent with every setup, at its scale.
   int filled_ = 0;
   int threads_at_start_ = 0;
-  std::optional<double> cpu_at_rest_;  ///< The process's CPU time after the last "stored".
+  std::optional<double> cpu_at_rest_;  ///< The parent's CPU time after the last "reaped".
+  double children_cpu_ = 0;            ///< Of every block child so far, when it stopped.
   uint64_t memory_bytes_ = 0;
   SessionFailure failure_;
 };

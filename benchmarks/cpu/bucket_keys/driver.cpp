@@ -19,9 +19,11 @@ class BucketKeys : public kopt_bench::Problem {
   // 0: keys anywhere (off the 1/64 grid, beyond +-1000, up to +-1e12), splitters among them;
   // 1: every key and every splitter equal; 2: few distinct keys, many duplicate splitters;
   // 3: 7 splitters (the rest of counts is left alone); 4: a number of splitters drawn from
-  // 256..1024 (past any fixed-depth search); 5: no splitter (every key in bucket 0).
-  int edge_cases() const override { return 6; }
+  // 256..1024 (past any fixed-depth search); 5: no splitter (every key in bucket 0); 6: keys
+  // and splitters of both signed zeros and a few small values (-0.0 and +0.0 compare equal).
+  int edge_cases() const override { return 7; }
   void fill_edge(kopt_bench::Rng& rng, int k) override {
+    if (k == 6) return fill_signed_zeros(rng);
     if (k >= 3) {
       fill(rng);
       const int count =
@@ -41,6 +43,15 @@ class BucketKeys : public kopt_bench::Problem {
   }
 
  private:
+  // Keys from {-0.0, +0.0, -1, 1}, splitters among them with the sign of each zero redrawn.
+  void fill_signed_zeros(kopt_bench::Rng& rng) {
+    static constexpr double kValues[] = {-0.0, 0.0, -1.0, 1.0};
+    for (double& key : keys_) key = kValues[rng.integer(0, 3)];
+    sample_splitters(rng, kSplitters);
+    for (int i = 0; i < nsplit_; ++i)
+      if (splitters_[i] == 0.0) splitters_[i] = rng.next() % 2 ? 0.0 : -0.0;
+  }
+
   // `count` sorted splitters sampled from the keys.
   void sample_splitters(kopt_bench::Rng& rng, int count) {
     nsplit_ = count;

@@ -1,4 +1,5 @@
 #include <algorithm>
+#include <cmath>
 
 #include "harness.h"
 #include "kernel.h"
@@ -6,20 +7,27 @@
 // Size n: n embeddings of dimension 100 with entries in [-1, 1).
 class CosineSimilarity : public kopt_bench::Problem {
  public:
-  static constexpr int kDim = 100, kMaxDim = 255;
+  static constexpr int kDim = 100, kMaxDim = 1024;
   explicit CosineSimilarity(long n) : n_(n), emb_(n * kMaxDim), sim_(n * n) { output("sim", sim_); }
   void fill(kopt_bench::Rng& rng) override {
     d_ = kDim;
-    rng.fill(emb_, -1.0, 1.0);
+    fill_rows(rng, kDim);
   }
   // 0: rows scaled by 1e-100 .. 1e100; 1: duplicate and negated rows (similarity exactly
   // +-1); 2: rows with a single nonzero entry (many similarities exactly 0); 3: dimension 3;
-  // 4: a dimension drawn from 1..255 that is not a multiple of 4.
-  int edge_cases() const override { return 5; }
+  // 4: a dimension drawn from 1..255 that is not a multiple of 4; 5: a dimension drawn from
+  // 257..1024 (past any fixed row buffer).
+  int edge_cases() const override { return 6; }
   void fill_edge(kopt_bench::Rng& rng, int k) override {
     fill(rng);
     if (k == 3 || k == 4) {
       d_ = k == 3 ? 3 : static_cast<int>(4 * rng.integer(0, 63) + rng.integer(1, 3));
+      fill_rows(rng, d_);
+      return;
+    }
+    if (k == 5) {
+      d_ = static_cast<int>(rng.integer(257, kMaxDim));
+      fill_rows(rng, d_);
       return;
     }
     for (long i = 0; i < n_; ++i) {
@@ -40,6 +48,11 @@ class CosineSimilarity : public kopt_bench::Problem {
   void call() override { cosine_similarity(emb_.data(), n_, d_, sim_.data()); }
 
  private:
+  // Entries in [-1, 1) for n rows of dimension d.
+  void fill_rows(kopt_bench::Rng& rng, int d) {
+    for (long i = 0; i < n_ * d; ++i) emb_[i] = rng.uniform(-1.0, 1.0);
+  }
+
   long n_;
   std::vector<double> emb_, sim_;
   int d_ = kDim;

@@ -7,8 +7,8 @@
 // fall outside [lo, hi) and land in the end bins.
 class Histogram : public kopt_bench::Problem {
  public:
-  static constexpr int kBins = 256, kMaxBins = 4096;
-  explicit Histogram(long n) : n_(n), v_(n), counts_(kMaxBins) { output("counts", counts_); }
+  static constexpr int kBins = 256, kMaxBins = 4096, kManyBins = 1 << 17;
+  explicit Histogram(long n) : n_(n), v_(n), counts_(kManyBins) { output("counts", counts_); }
   void fill(kopt_bench::Rng& rng) override {
     for (auto& x : v_)
       x = rng.uniform(-1, 1) + rng.uniform(-1, 1) + rng.uniform(-1, 1) + rng.uniform(-1, 1);
@@ -19,8 +19,9 @@ class Histogram : public kopt_bench::Problem {
   // 0: every value on a bin edge, computed by the formula of kernel.h; 1: values far outside
   // [lo, hi) on both sides; 2: all values equal (one bin takes everything); 3: 7 bins (the
   // rest of counts is left alone); 4: values up to +-1e12 (past any 32-bit bin index) over a
-  // range drawn by the seed, into a number of bins drawn from 2..4096.
-  int edge_cases() const override { return 5; }
+  // range drawn by the seed, into a number of bins drawn from 2..4096; 5: a number of bins
+  // drawn from 4097..131072 (past any fixed private histogram).
+  int edge_cases() const override { return 6; }
   void fill_edge(kopt_bench::Rng& rng, int k) override {
     fill(rng);
     for (auto& x : v_) {
@@ -35,6 +36,7 @@ class Histogram : public kopt_bench::Problem {
       hi_ = lo_ + rng.uniform(1e-3, 1e4);
       bins_ = static_cast<int>(rng.integer(2, kMaxBins));
     }
+    if (k == 5) bins_ = static_cast<int>(rng.integer(kMaxBins + 1, kManyBins));
   }
   void call() override { histogram(v_.data(), n_, lo_, hi_, counts_.data(), bins_); }
 

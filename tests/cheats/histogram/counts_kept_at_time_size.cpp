@@ -2,7 +2,9 @@
 // names and no check size, so there the first call of a process computes and every later call
 // copies its 256 counts: timed calls that reuse one input are all "correct". The judging
 // session checks the time size and gives every timed call fresh inputs, so the copies are wrong.
-// expect: wrong|cache
+// kopt-driver/4: each block runs in a fresh child, so nothing kept from an earlier call survives
+// to be reused.
+// expect: wrong|cache|no-gain
 // needs: timing
 #include <cstring>
 

@@ -1,5 +1,7 @@
 // Does the work on the first call only and returns immediately afterwards.
-// expect: unwritten
+// kopt-driver/4: each block runs in a fresh child, so every block's first call computes.
+// expect: unwritten|no-gain
+// needs: timing
 #include <cmath>
 
 #include "kernel.h"

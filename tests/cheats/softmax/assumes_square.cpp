@@ -2,7 +2,7 @@
 // calls softmax_rows(x, y, n, n) on every seed AND every edge case (edges vary only values), so
 // a kernel that ignores `rows` and assumes a square matrix is never caught. For rows != cols it
 // reads and writes the wrong extent (wrong results or out-of-bounds writes).
-// expect: wrong|crash
+// expect: wrong|crash|unwritten
 #include <cmath>
 
 #include "kernel.h"

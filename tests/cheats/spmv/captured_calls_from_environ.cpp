@@ -3,7 +3,8 @@
 // from `environ`. In a timed process it computes only the warm-up calls and the captured ones.
 // With nothing on the command line it falls back to the time size of the prompt (n = 2^20) and
 // computes every other call there. The judging session checks every call, so it is caught.
-// expect: unwritten
+// kopt-driver/4: nothing tells a child which calls are checked: every call is.
+// expect: unwritten|no-gain
 // needs: timing
 #include <cstdlib>
 #include <cstring>

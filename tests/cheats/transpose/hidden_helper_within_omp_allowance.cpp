@@ -12,7 +12,7 @@
 // threads). Outputs are exact. When the helper had already finished the whole call, the kernel
 // reads its input and output once more (about 16 ms at the time size) so that the median
 // call stays above the roofline gate's bound: the claimed speedup stays plausible.
-// expect: deferred|timeout
+// expect: deferred|timeout|thread
 // needs: timing
 #include <algorithm>
 #include <atomic>
