@@ -45,6 +45,11 @@ std::optional<pid_t> find_descendant(pid_t ancestor, const std::string& comm) {
   return std::nullopt;
 }
 
+std::optional<pid_t> find_process(pid_t root, const std::string& comm) {
+  if (comm_of(root) == comm) return root;
+  return find_descendant(root, comm);
+}
+
 std::optional<int> thread_count_of(pid_t pid) {
   const std::string status = read_proc("/proc/" + std::to_string(pid) + "/status");
   const size_t at = status.find("\nThreads:");

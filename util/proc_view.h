@@ -14,6 +14,9 @@ namespace kopt {
 /// through /proc/PID/task/PID/children; nullopt when there is none (yet).
 std::optional<pid_t> find_descendant(pid_t ancestor, const std::string& comm);
 
+/// `root` itself when its command name is `comm`, else find_descendant(root, comm).
+std::optional<pid_t> find_process(pid_t root, const std::string& comm);
+
 /// Threads alive in process `pid` ("Threads:" of /proc/PID/status), or nullopt.
 std::optional<int> thread_count_of(pid_t pid);
 

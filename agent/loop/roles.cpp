@@ -72,6 +72,11 @@ PromptValues common_values(const Benchmark& bench, const LoopState& state,
           {"tools", tools.empty() ? "none" : join(tools, ", ")}};
 }
 
+// The host line after the correctness line; nothing in records made before runs kept it.
+std::string host_value(const LoopServices& s) {
+  return s.host.empty() ? "" : "\n" + s.host;
+}
+
 std::string or_none(const std::string& text) {
   return trim(text).empty() ? "(none)" : tail(text, 4000);
 }
@@ -123,6 +128,7 @@ std::string numbered(const std::string& source) {
 Turn run_analyst(LoopServices& s, const Benchmark& bench, const LoopState& state, int iteration) {
   const std::vector<std::string> tools = analyst_tools(*s.registry);
   PromptValues values = common_values(bench, state, tools);
+  values["host"] = host_value(s);
   values["remaining"] = remaining_text(s, iteration);
   values["measurements"] = measurements_text(state);
   values["optimizer_results"] =
@@ -149,6 +155,7 @@ OptimizerSession::OptimizerSession(LoopServices& s, const Benchmark& bench, cons
       repairs_left_(s.config->repair_attempts) {
   // Edits are copied from the listing: show the file as it is, without line numbers.
   if (s.config->edit_format == "edits") values_["best_source"] = state.best_source;
+  values_["host"] = host_value(s);
   values_["remaining"] = remaining_text(s, iteration);
   values_["plan"] = trim(plan).empty()
                         ? "(the analyst gave no plan: find the biggest inefficiency yourself)"

@@ -23,6 +23,9 @@ struct LoopServices {
   const llm::Budget* budget = nullptr;
   const RunConfig* config = nullptr;
   const PromptSet* prompts = nullptr;
+  /// The host as both roles' prompts describe it, from the run's record (run.json's
+  /// host.description), so a replay elsewhere asks the same; empty in records older than it.
+  std::string host;
   /// Receives the current step ("analyst", "optimizer 2/3", "evaluating 0004") for display.
   std::function<void(const std::string&)> progress = [](const std::string&) {};
   int64_t model_calls = 0;  ///< Sequence number of the next model call.

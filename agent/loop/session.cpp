@@ -82,6 +82,7 @@ Json host_fingerprint() {
           {"kernel", std::string(u.sysname) + " " + u.release},
           {"machine", u.machine},
           {"cpu_model", info.cpu_model},
+          {"description", host_text(info)},
           {"cores", info.cores},
           {"hardware_threads", std::thread::hardware_concurrency()},
           {"load_at_start", load_averages()}};
@@ -105,8 +106,9 @@ Json run_info(const Assembly& a) {
           {"status", "running"}};
 }
 
-LoopServices services_for(Assembly& a, Effects& effects, EventStream& stream) {
+LoopServices services_for(Assembly& a, Effects& effects, EventStream& stream, const Json& info) {
   LoopServices s;
+  s.host = json_text(json_member(info, "host"), "description");
   s.effects = &effects;
   s.registry = a.registry.get();
   s.tool_context = &a.tool_context;
@@ -147,7 +149,7 @@ Result<RunReport> drive(Assembly& a, RunRecord& record, Effects& effects, EventS
                         const StatusFn& status) {
   const InterruptNotice notice("kopt: stopped; the record keeps everything so far: kopt resume " +
                                record.dir().filename().string() + " continues the run");
-  LoopServices services = services_for(a, effects, stream);
+  LoopServices services = services_for(a, effects, stream, record.info());
   show_progress(services, status);
   Orchestrator orchestrator(a.bench, services, &record);
   auto outcome = run_loop(orchestrator, record.events_path());
@@ -228,7 +230,7 @@ Result<ReplayReport> replay_run(const fs::path& run_dir, const StatusFn& status)
   const std::vector<Json> events = without_retried_calls(*recorded);
   EventStream stream(StreamMode::replay, nullptr, events);
   RecordedEffects effects(events, nullptr);
-  LoopServices services = services_for(**a, effects, stream);
+  LoopServices services = services_for(**a, effects, stream, record->info());
   show_progress(services, status);
   Orchestrator orchestrator((*a)->bench, services, nullptr);
   auto outcome = run_loop(orchestrator, record->events_path());

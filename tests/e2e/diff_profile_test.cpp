@@ -85,6 +85,7 @@ TEST(ProfileTest, KeepsTheProfilersOwnFileWherePerfReportOrCallgrindAnnotateOpen
       {"profile", "licm", "--seconds", "0.5", "--keep", keep.path().string(), "--json"});
   ASSERT_EQ(profile.exit_code, 0) << profile.output;
   const Json doc = test::last_json(profile.output);
+  EXPECT_EQ(doc.value("threads", 0), 1) << "licm is sequential, whatever OMP_NUM_THREADS says";
   EXPECT_TRUE(test::meets_its_schema(dump_json(doc)));
   const std::string profiler = doc.value("profiler", "");
   const fs::path raw = doc.value("raw_file", "");

@@ -18,6 +18,7 @@
 #include "../support/browser.h"
 #include "../support/kopt_cli.h"
 #include "agent/record/run_record.h"
+#include "tools/machine/host.h"
 #include "util/files.h"
 
 namespace kopt {
@@ -155,6 +156,12 @@ TEST_F(LoopTest, KeepsTheFasterKernelReplaysItCatchesTamperingAndReports) {
       read_file(dir / "run.json").value() + read_file(dir / "events.jsonl").value();
   EXPECT_EQ(run_json.find("sk-test-not-a-real-key"), std::string::npos)
       << "the API key leaked into the record";
+  // Both roles are told the host (ISA, cores, caches), from the record so replays ask the same.
+  const std::string host = "Host: " + read_host_info().cpu_model;
+  const std::string events = read_file(dir / "events.jsonl").value();
+  const size_t first = events.find(host);
+  EXPECT_NE(first, std::string::npos) << "no host line in the prompts";
+  EXPECT_NE(events.find(host, first + 1), std::string::npos) << "one role lacks the host line";
 
   ProcessResult replay = kopt({"replay", dir.string()});
   EXPECT_EQ(replay.exit_code, 0) << replay.output;

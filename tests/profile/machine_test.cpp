@@ -36,6 +36,25 @@ TEST(MachineTest, ReadsThisHost) {
   EXPECT_GE(host.vector_bits, 128);
 }
 
+TEST(MachineTest, DescribesTheHostInOneLineForThePrompts) {
+  HostInfo host;
+  host.cpu_model = "Some CPU 9000";
+  host.cores = 4;
+  host.threads = 8;
+  host.vector_bits = 512;
+  host.fma = true;
+  host.isa = {"avx2", "avx512f"};
+  host.caches = {{1, "Data", 48u << 10, 2, 4},
+                 {1, "Instruction", 32u << 10, 2, 4},
+                 {2, "Unified", 2u << 20, 2, 4},
+                 {3, "Unified", 32u << 20, 8, 1}};
+  EXPECT_EQ(host_text(host),
+            "Host: Some CPU 9000, 4 core(s) (8 hardware thread(s)); SIMD up to 512 bits (avx2 "
+            "avx512f), FMA; caches L1d 48 KiB per 2 thread(s), L2 2 MiB per 2 thread(s), L3 32 "
+            "MiB shared.");
+  EXPECT_NE(host_text(read_host_info()).find(read_host_info().cpu_model), std::string::npos);
+}
+
 TEST(MachineTest, TheCachedDocumentRoundTrips) {
   MachineModel m;
   m.host = read_host_info();

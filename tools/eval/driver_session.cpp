@@ -147,7 +147,10 @@ bool DriverSession::start(const ExecutionContext& ctx, const Benchmark& bench,
   threads_at_start_ = std::atoi(hello[2].c_str());
   // The driver inside the sandbox, as this side sees it: its threads and CPU time are read
   // from /proc, where nothing the kernel does can change them.
-  driver_pid_ = find_descendant(pid_, "bench").value_or(-1);
+  // (The driver is our child itself when it runs unconfined, with --no-sandbox.)
+  driver_pid_ = find_process(pid_, "bench").value_or(-1);
+  if (driver_pid_ <= 0)
+    return fail_with("setup", "the driver process cannot be seen from outside (/proc)");
   return true;
 }
 
@@ -240,7 +243,9 @@ bool DriverSession::await_ready(const std::vector<DriverSession*>& sessions, Clo
 
 bool DriverSession::go(double timeout_seconds, BlockTiming& timing) {
   // The block's child, forked after the fill, has said "ready": it waits for "go".
-  const pid_t child = driver_pid_ > 0 ? find_descendant(driver_pid_, "bench").value_or(-1) : -1;
+  const pid_t child = find_descendant(driver_pid_, "bench").value_or(-1);
+  if (child <= 0)
+    return fail_with("protocol", "the block's process cannot be seen from outside (/proc)");
   std::vector<std::string> words;
   const std::optional<double> parent_cpu = cpu_seconds_of(driver_pid_);
   const std::optional<double> child_before = cpu_seconds_of(child);  // Read before the clock...
@@ -261,11 +266,11 @@ bool DriverSession::go(double timeout_seconds, BlockTiming& timing) {
   const auto reading = Clock::now();
   const bool read = read_outputs(child);
   timing.store_seconds = since(reading);
-  if (child > 0) ::kill(child, SIGKILL);
+  ::kill(child, SIGKILL);
   if (!read || !expect("reaped", timeout_seconds, words)) return false;
   cpu_at_rest_ = cpu_seconds_of(driver_pid_);  // Idle now, waiting for the next command.
-  if (child <= 0 || timing.threads < 1)
-    return fail_with("protocol", "the block's process could not be seen from outside");
+  if (timing.threads < 1)
+    return fail_with("protocol", "the block's process could not be seen from outside (/proc)");
   timing.calls = filled_;
   return true;
 }
@@ -281,7 +286,7 @@ bool DriverSession::read_outputs(pid_t child) {
       for (size_t done = 0; done < bytes;) {
         iovec local{at + done, bytes - done};
         iovec remote{reinterpret_cast<void*>(from + done), bytes - done};
-        const ssize_t n = child > 0 ? process_vm_readv(child, &local, 1, &remote, 1, 0) : -1;
+        const ssize_t n = process_vm_readv(child, &local, 1, &remote, 1, 0);
         if (n <= 0)
           return fail_with("deferred",
                            fmt::format("the output '{}' could not be read from the block's "

@@ -10,6 +10,8 @@
 #include <sstream>
 #include <thread>
 
+#include <fmt/format.h>
+
 #include "util/files.h"
 #include "util/strings.h"
 
@@ -117,6 +119,37 @@ HostInfo read_host_info() {
   if (host.cpu_model.empty()) host.cpu_model = "unknown cpu";
   read_caches(host);
   return host;
+}
+
+namespace {
+
+std::string size_text(uint64_t bytes) {
+  if (bytes >= (1u << 20) && bytes % (1u << 20) == 0) return fmt::format("{} MiB", bytes >> 20);
+  return fmt::format("{} KiB", bytes >> 10);
+}
+
+std::string cache_text(const CacheLevel& c, int threads) {
+  std::string name = "L" + std::to_string(c.level);
+  if (c.type == "Data") name += "d";
+  if (c.type == "Instruction") name += "i";
+  const std::string scope = c.instances <= 1 || c.shared_by >= threads
+                                ? "shared"
+                                : fmt::format("per {} thread(s)", c.shared_by);
+  return fmt::format("{} {} {}", name, size_text(c.bytes), scope);
+}
+
+}  // namespace
+
+std::string host_text(const HostInfo& host) {
+  std::string text = fmt::format("Host: {}, {} core(s) ({} hardware thread(s)); SIMD up to {} bits",
+                                 host.cpu_model, host.cores, host.threads, host.vector_bits);
+  if (!host.isa.empty()) text += " (" + join(host.isa, " ") + ")";
+  if (host.fma) text += ", FMA";
+  std::vector<std::string> caches;
+  for (const auto& c : host.caches)
+    if (c.type != "Instruction") caches.push_back(cache_text(c, host.threads));
+  if (!caches.empty()) text += "; caches " + join(caches, ", ");
+  return text + ".";
 }
 
 Json to_json(const HostInfo& host) {

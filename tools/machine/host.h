@@ -36,6 +36,10 @@ struct HostInfo {
 /// Reads /proc/cpuinfo and /sys/devices/system/cpu.
 HostInfo read_host_info();
 
+/// One line for a model's prompt: "Host: MODEL, C cores (T hardware threads); SIMD up to N bits
+/// (flags); caches L1d 32 KiB per core, ...".
+std::string host_text(const HostInfo& host);
+
 /// The load averages over 1, 5 and 15 minutes (empty when they cannot be read): how busy the
 /// machine was, recorded beside every run's figures.
 std::vector<double> load_averages();
