@@ -42,7 +42,8 @@ Json trajectory_chart(const RunView& view);
 /// The original, the human version and each timed candidate at the benchmark's analytic
 /// intensity, under the roofs (compute, DRAM, and each cache level's where measured); without
 /// floating-point work, the bandwidth chart below; null without analytic bytes or roofs. A
-/// point above the highest roof is flagged.
+/// point above the highest roof is flagged (above_roof), one above only the DRAM roof noted
+/// (above_dram); the page names each point beside it, no two names overlapping.
 Json roofline_chart(const RunView& view, const Roofs& roofs);
 
 /// For a benchmark with bytes but no floating-point work (integer-only: kopt counts no integer

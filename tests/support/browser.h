@@ -52,8 +52,9 @@ inline std::vector<std::string> external_requests(const std::filesystem::path& n
 }
 
 /// Renders `page` (an HTML file) in headless Chromium and reads it as the browser built it: the
-/// charts drawn (at least `charts`), no script error, nothing fetched from outside the page (in
-/// its markup or on Chromium's net log), and each of `texts` in it. Leaves a screenshot beside it
+/// charts drawn (at least `charts`), no script error, no two point labels overlapping, nothing
+/// fetched from outside the page (in its markup or on Chromium's net log), and each of `texts` in
+/// it. Leaves a screenshot beside it
 /// (the page's name with .png). Returns the page's DOM.
 inline std::string expect_page_renders(const std::filesystem::path& page, int charts,
                                        const std::vector<std::string>& texts) {
@@ -73,6 +74,10 @@ inline std::string expect_page_renders(const std::filesystem::path& page, int ch
   EXPECT_NE(html.find("<div id=\"chart-errors\"></div>"), std::string::npos)
       << "a script error in the page";
   EXPECT_EQ(html.find("Uncaught"), std::string::npos) << "a script error in the page";
+  // Every chart that names its points says how many names overlap another: none may.
+  for (size_t at = html.find("data-label-overlaps=\""); at != std::string::npos;
+       at = html.find("data-label-overlaps=\"", at + 1))
+    EXPECT_EQ(std::atoi(html.c_str() + at + 21), 0) << "labels drawn over each other";
   for (const char* outside : {"src=\"http", "href=\"http", "src=\"//", "url(http", "@import"})
     EXPECT_EQ(html.find(outside), std::string::npos) << "the page fetches " << outside;
   for (const auto& text : texts)

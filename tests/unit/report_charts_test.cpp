@@ -31,10 +31,11 @@ std::vector<std::string> labels(const Json& chart) {
   return out;
 }
 
-bool flagged(const Json& chart, const std::string& id) {
+// The point's flag `which`: above_roof (above every roof) or above_dram (above DRAM's only).
+bool flagged(const Json& chart, const std::string& id, const char* which = "above_roof") {
   for (const Json& d : chart["datasets"])
     for (const Json& p : d["data"])
-      if (p.value("id", "") == id) return p.value("above_roof", false);
+      if (p.value("id", "") == id) return p.value(which, false);
   ADD_FAILURE() << "no point " << id;
   return false;
 }
@@ -57,6 +58,10 @@ TEST(ReportChartsTest, CacheLevelsAddRoofsAboveTheDramOneAndOnlyAPointAboveAllIs
   EXPECT_FALSE(flagged(chart, "0002")) << "above DRAM, under L2: data that stays in L2";
   EXPECT_FALSE(flagged(chart, "0003")) << "under the L1 roof";
   EXPECT_TRUE(flagged(chart, "0004")) << "above every roof: the work or the roofs are wrong";
+  EXPECT_FALSE(flagged(chart, "0001", "above_dram"));
+  EXPECT_TRUE(flagged(chart, "0002", "above_dram")) << "its data must come from a cache";
+  EXPECT_TRUE(flagged(chart, "0003", "above_dram"));
+  EXPECT_FALSE(flagged(chart, "0004", "above_dram")) << "flagged once, as above every roof";
 }
 
 TEST(ReportChartsTest, WithoutCacheLevelsAPointAboveTheDramRoofIsFlagged) {
@@ -65,6 +70,7 @@ TEST(ReportChartsTest, WithoutCacheLevelsAPointAboveTheDramRoofIsFlagged) {
   for (const auto& name : labels(chart)) EXPECT_EQ(name.find("L1"), std::string::npos) << name;
   EXPECT_FALSE(flagged(chart, "0001"));
   EXPECT_TRUE(flagged(chart, "0002"));
+  EXPECT_FALSE(flagged(chart, "0002", "above_dram")) << "DRAM's is the highest roof";
 }
 
 // count_smaller's shape: 1 GB per call and no floating-point work; the original at 100 ms
