@@ -90,13 +90,14 @@ Json trajectory_chart(const RunView& v) {
   Json best_line = chart_line("best so far", "#137333", best, false);
   best_line["stepped"] = "before";
   datasets.push_back(best_line);
-  datasets.push_back(chart_line(
-      "original", "#888888", Json::array({{{"x", 1}, {"y", 1}}, {{"x", right}, {"y", 1}}}), true));
+  // The original and human lines span the whole axis, a single candidate's included.
+  auto level = [&](double y) {
+    return Json::array({{{"x", 0.5}, {"y", y}}, {{"x", right + 0.5}, {"y", y}}});
+  };
+  datasets.push_back(chart_line("original", "#888888", level(1), true));
   if (v.human.speedup > 0)
-    datasets.push_back(chart_line(
-        fmt::format("human ({:.2f}x)", v.human.speedup), "#d97706",
-        Json::array({{{"x", 1}, {"y", v.human.speedup}}, {{"x", right}, {"y", v.human.speedup}}}),
-        true));
+    datasets.push_back(chart_line(fmt::format("human ({:.2f}x)", v.human.speedup), "#d97706",
+                                  level(v.human.speedup), true));
   Json x = chart_axis("candidate", false);
   x["min"] = 0.5;
   x["max"] = right + 0.5;
@@ -186,6 +187,11 @@ Json samples_chart(const RunView& v) {
       candidate = &shown->candidate_samples_ms;
       baseline_name = "original";
       candidate_name = shown->id;
+    } else if (!v.human_samples_ms.empty()) {  // No candidate timed: the human version's.
+      baseline = &v.human_baseline_samples_ms;
+      candidate = &v.human_samples_ms;
+      baseline_name = "original";
+      candidate_name = "human";
     }
   }
   if (!baseline || baseline->empty() || candidate->empty()) return Json();

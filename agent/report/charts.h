@@ -53,8 +53,8 @@ Json roofline_chart(const RunView& view, const Roofs& roofs);
 Json bandwidth_chart(const RunView& view, const Roofs& roofs);
 
 /// The per-call times of the last head-to-head comparison (else the best's evaluation against
-/// the original, else the last timed candidate's): every sample with its quartiles, per side;
-/// null when none was timed.
+/// the original, else the last timed candidate's, else the human version's against the
+/// original): every sample with its quartiles, per side; null when none was timed.
 Json samples_chart(const RunView& view);
 
 /// The scripts that draw `charts` (the library inlined, then chart_script's), or a paragraph

@@ -198,7 +198,7 @@ std::string render_html_report(const RunView& v, const std::optional<Roofs>& roo
             chart_canvas("trajectory", charts["trajectory"], "") + untimed_list(v);
   }
   html += "<h2>Timing samples</h2>" +
-          chart_canvas("samples", charts["samples"], "No candidate was timed in this run.");
+          chart_canvas("samples", charts["samples"], "Nothing was timed in this run.");
   html += "<h2>Roofline</h2>" +
           chart_canvas("roofline", charts["roofline"],
                        v.reference.bytes <= 0

@@ -92,7 +92,11 @@ Status apply_event(RunView& view, const Json& e) {
   } else if (type == "evaluation") {
     const std::string id = e.value("candidate", "");
     const bool first = view.reference.status.empty();
-    if (id == "human") view.human = read_verdict(json_member(e, "evaluation"));
+    if (id == "human") {
+      view.human = read_verdict(json_member(e, "evaluation"));
+      view.human_baseline_samples_ms = samples_ms(json_member(e, "evaluation"), "baseline");
+      view.human_samples_ms = samples_ms(json_member(e, "evaluation"), "candidate");
+    }
     if (first && (id == "human" || id == "original"))
       view.reference = read_verdict(json_member(e, "evaluation"));
     for (auto& c : view.candidates)

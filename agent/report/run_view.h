@@ -64,6 +64,8 @@ struct RunView {
   std::string status;  ///< RunRecord::status(): "stopped" for a run whose writer is gone.
   Json summary;
   CandidateVerdict human;  ///< Status "" when the benchmark has no human version.
+  /// Every per-call time of the human version's evaluation against the original, per side.
+  std::vector<double> human_baseline_samples_ms, human_samples_ms;
   /// The run's first evaluation (the human version's, or the original's against itself): its
   /// original_* figures and work describe the original.
   CandidateVerdict reference;

@@ -110,5 +110,25 @@ TEST(ReportChartsTest, WithoutAnalyticBytesOrRoofsThereIsNoChart) {
   EXPECT_TRUE(roofline_chart(integer_run({15}), Roofs{}).is_null());
 }
 
+TEST(ReportChartsTest, WithNoCandidateTimedTheSamplesAreTheHumanVersionsAgainstTheOriginal) {
+  RunView v;
+  CandidateView failed;
+  failed.id = "0001";
+  failed.verdict.status = "build-failed";
+  v.candidates.push_back(failed);
+  EXPECT_TRUE(samples_chart(v).is_null()) << "nothing timed, nothing drawn";
+  v.human.status = "faster";
+  v.human_baseline_samples_ms = {10, 11, 12};
+  v.human_samples_ms = {2, 2.5, 3};
+  const Json chart = samples_chart(v);
+  ASSERT_FALSE(chart.is_null());
+  EXPECT_EQ(chart["ids"], Json::array({"original", "human"})) << chart.dump();
+  double highest = 0;
+  for (const Json& d : chart["datasets"])
+    if (d.value("kind", "") == "samples")
+      for (const Json& p : d["data"]) highest = std::max(highest, p.value("y", 0.0));
+  EXPECT_EQ(highest, 12) << "every sample drawn";
+}
+
 }  // namespace
 }  // namespace kopt
