@@ -206,7 +206,8 @@ std::vector<std::pair<std::string, std::string>> provenance(const RunView& view)
 
 std::string outcome_reason(const CandidateView& candidate) {
   if (!candidate.verdict.correct()) return candidate.verdict.reason;
-  return candidate.decision;
+  if (candidate.decision.empty()) return "";
+  return (candidate.accepted ? "promoted: " : "refused: ") + candidate.decision;
 }
 
 std::string best_id(const RunView& view) {

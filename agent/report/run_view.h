@@ -85,7 +85,8 @@ struct RunView {
 std::vector<std::pair<std::string, std::string>> provenance(const RunView& view);
 
 /// Why a candidate ended where it did, in one line: the check's or build's reason when it is not
-/// correct, else the decision's; empty when nothing was decided.
+/// correct, else the decision's after "promoted: " or "refused: " (a faster candidate may be
+/// refused, as identical to the best); empty when nothing was decided.
 std::string outcome_reason(const CandidateView& candidate);
 
 /// The id of the run's best: the last candidate promoted, or "original".
