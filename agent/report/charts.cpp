@@ -14,6 +14,15 @@ namespace {
 
 constexpr const char* kChartLibrary = "/usr/share/javascript/chart.js/chart.min.js";
 
+// The nearest of ..., 0.5, 1, 2, 5, 10, ... above `value` (or below it): a log axis's bound.
+double round_125(double value, bool up) {
+  const double decade = std::pow(10.0, std::floor(std::log10(value)));
+  if (!up) return value >= 5 * decade ? 5 * decade : value >= 2 * decade ? 2 * decade : decade;
+  for (double m : {1.0, 2.0, 5.0})
+    if (m * decade >= value) return m * decade;
+  return 10 * decade;
+}
+
 }  // namespace
 
 const char* status_colour(const std::string& status, bool accepted) {
@@ -51,7 +60,7 @@ Json point_detail(const std::string& id, const CandidateVerdict& v, const std::s
 Json trajectory_chart(const RunView& v) {
   Json timed = Json::array(), untimed = Json::array(), best = Json::array();
   Json colours = Json::array(), ids = Json::array();
-  double best_so_far = 1, lowest = 1;
+  double best_so_far = 1, lowest = 1, highest = std::max(1.0, v.human.speedup);
   for (size_t i = 0; i < v.candidates.size(); ++i) {
     const CandidateView& c = v.candidates[i];
     const double x = static_cast<double>(i + 1);
@@ -63,6 +72,7 @@ Json trajectory_chart(const RunView& v) {
       timed.push_back(p);
       colours.push_back(status_colour(c.verdict.status, c.accepted));
       lowest = std::min(lowest, c.verdict.ci_low > 0 ? c.verdict.ci_low : c.verdict.speedup);
+      highest = std::max({highest, c.verdict.speedup, c.verdict.ci_high});
       if (c.accepted) best_so_far = c.verdict.speedup;
     } else {
       untimed.push_back(
@@ -101,11 +111,14 @@ Json trajectory_chart(const RunView& v) {
   Json x = chart_axis("candidate", false);
   x["min"] = 0.5;
   x["max"] = right + 0.5;
+  Json y = chart_axis("speedup over the original (log)", true);
+  y["min"] = round_125(floor / 1.1, false);  // Every interval inside the plot, the crosses too.
+  y["max"] = round_125(highest * 1.1, true);
   return {{"title", "Speedup over the original, per candidate"},
           {"ids", ids},
           {"datasets", datasets},
           {"x", x},
-          {"y", chart_axis("speedup over the original (log)", true)}};
+          {"y", y}};
 }
 
 Json roofline_chart(const RunView& v, const Roofs& roofs) {

@@ -130,5 +130,22 @@ TEST(ReportChartsTest, WithNoCandidateTimedTheSamplesAreTheHumanVersionsAgainstT
   EXPECT_EQ(highest, 12) << "every sample drawn";
 }
 
+TEST(ReportChartsTest, TheTrajectorysAxisHoldsEveryIntervalAndTheHumanLine) {
+  RunView v = run_with({36.4});  // 7.28x over the original ...
+  v.candidates[0].verdict.ci_low = 5.75;
+  v.candidates[0].verdict.ci_high = 15.52;  // ... with a wide interval, as a noisy host gives.
+  CandidateView failed;
+  failed.id = "0002";
+  failed.verdict.status = "incorrect";
+  v.candidates.push_back(failed);
+  v.human.speedup = 4.63;
+  const Json chart = trajectory_chart(v);
+  const double low = chart["y"].value("min", 0.0), high = chart["y"].value("max", 0.0);
+  EXPECT_DOUBLE_EQ(high, 20) << "above 15.52, at a 1-2-5 value the ticks name";
+  EXPECT_DOUBLE_EQ(low, 0.5) << "below the crosses at 1 / 1.5";
+  for (const Json& d : chart["datasets"])
+    for (const Json& p : d["data"]) EXPECT_GE(p.value("y", 0.0), low) << p.dump();
+}
+
 }  // namespace
 }  // namespace kopt
