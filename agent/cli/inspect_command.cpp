@@ -147,6 +147,7 @@ int run_show(const Args& args) {
                v.human.original_ms, speedup_text(v.human));
   fmt::print("{:<5} {:<6} {:<9} {:<13} {:>9} {:>9} {:>22} {:>9} {:>8} {:>8}\n", "ITER", "CAND",
              "FROM", "VERDICT", "MS", "BASE MS", "SPEEDUP [CI]", "GFLOP/s", "GB/s", "TOKENS");
+  const std::string best = best_id(v);
   for (const auto& it : v.iterations) {
     bool first = true;
     for (const auto& c : v.candidates) {
@@ -160,7 +161,10 @@ int run_show(const Args& args) {
                  speedup_text(c.verdict),
                  c.verdict.gflops > 0 ? fmt::format("{:.3g}", c.verdict.gflops) : "-",
                  c.verdict.gbytes_per_s > 0 ? fmt::format("{:.3g}", c.verdict.gbytes_per_s) : "-",
-                 tokens, c.accepted ? "  <- best" : "");
+                 tokens,
+                 c.id == best ? "  <- best"
+                 : c.accepted ? "  <- promoted"
+                              : "");
       if (const std::string reason = outcome_reason(c); !reason.empty())
         fmt::print("      {}\n", reason.substr(0, 200));
       for (const auto& h : v.comparisons)

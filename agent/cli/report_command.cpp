@@ -42,12 +42,27 @@ std::optional<Roofs> roofs_for(const Args& args, const RunView& view) {
   return recorded_roofs(view);
 }
 
-// Where the campaign's runs were made: each of host, cpu, compiler and kopt with its distinct
-// values over the runs, and the dates from the first run's start to the last one's end.
+// The lowest and highest 1-minute load average the runs recorded, at their starts and ends.
+std::string load_range(const std::vector<RunView>& views) {
+  std::vector<double> loads;
+  for (const RunView& view : views)
+    for (const Json* at : {&json_member(json_member(view.info, "host"), "load_at_start"),
+                           &json_member(view.summary, "load_at_end")})
+      if (at->is_array() && !at->empty() && (*at)[0].is_number())
+        loads.push_back((*at)[0].get<double>());
+  if (loads.empty()) return "";
+  const auto [low, high] = std::minmax_element(loads.begin(), loads.end());
+  return fmt::format("1-minute load average from {:.2f} to {:.2f} over the runs' starts and ends",
+                     *low, *high);
+}
+
+// Where the campaign's runs were made: each of host, cpu, compiler, flags, kopt and model with
+// its distinct values over the runs, the dates from the first run's start to the last one's
+// end, and the range of the load.
 std::vector<std::pair<std::string, std::string>> campaign_provenance(
     const std::vector<RunView>& views) {
   std::vector<std::pair<std::string, std::string>> out;
-  for (const char* label : {"host", "cpu", "compiler", "kopt"}) {
+  for (const char* label : {"host", "cpu", "compiler", "flags", "kopt", "model"}) {
     std::vector<std::string> values;
     for (const RunView& view : views)
       for (const auto& [name, value] : provenance(view))
@@ -65,6 +80,7 @@ std::vector<std::pair<std::string, std::string>> campaign_provenance(
     last = std::max({last, created, finished});
   }
   if (!first.empty()) out.emplace_back("date", first + " to " + last);
+  if (const std::string load = load_range(views); !load.empty()) out.emplace_back("load", load);
   return out;
 }
 

@@ -140,18 +140,34 @@ Result<fs::path> find_run(const std::string& name, const fs::path& runs_root) {
          given.parent_path() != given)
     given = given.parent_path();  // "runs/x/" names the run "x".
   if (fs::exists(given / "run.json")) return given;
+  // The runs directly under `root` whose folder is `name` (then alone) or starts with it.
+  auto search = [&](const fs::path& root, std::vector<fs::path>& matches) -> bool {
+    std::error_code ec;
+    for (const auto& entry : fs::directory_iterator(root, ec)) {
+      const std::string folder = entry.path().filename().string();
+      if (!fs::exists(entry.path() / "run.json")) continue;
+      if (folder == name) {
+        matches = {entry.path()};
+        return true;
+      }
+      if (folder.rfind(name, 0) == 0 || folder.find("-" + name) != std::string::npos)
+        matches.push_back(entry.path());
+    }
+    return false;
+  };
   std::vector<fs::path> matches;
-  std::error_code ec;
-  for (const auto& entry : fs::directory_iterator(runs_root, ec)) {
-    const std::string folder = entry.path().filename().string();
-    if (!fs::exists(entry.path() / "run.json")) continue;
-    if (folder == name) return entry.path();
-    if (folder.rfind(name, 0) == 0 || folder.find("-" + name) != std::string::npos)
-      matches.push_back(entry.path());
+  if (search(runs_root, matches)) return matches.front();
+  if (matches.empty()) {  // Then one level down: runs/examples/, a campaign's folder.
+    std::error_code ec;
+    for (const auto& entry : fs::directory_iterator(runs_root, ec))
+      if (entry.is_directory(ec) && !fs::exists(entry.path() / "run.json") &&
+          search(entry.path(), matches))
+        return matches.front();
   }
   if (matches.size() == 1) return matches.front();
   if (matches.empty())
-    return fail("no run '" + name + "' under " + runs_root.string() + " (kopt runs lists them)");
+    return fail("no run '" + name + "' under " + runs_root.string() +
+                " or its folders (kopt runs lists them)");
   return fail("'" + name + "' matches " + std::to_string(matches.size()) +
               " runs; give more of its name");
 }

@@ -67,7 +67,8 @@ class RunRecord {
   std::shared_ptr<FileLock> lock_;
 };
 
-/// Finds a run by folder path, folder name, or unique prefix of its id under `runs_root`.
+/// Finds a run by folder path, folder name, or unique prefix of its id under `runs_root`, or
+/// where none is there, one level down (runs/examples/NAME, a campaign's runs).
 Result<std::filesystem::path> find_run(const std::string& name,
                                        const std::filesystem::path& runs_root);
 

@@ -42,6 +42,7 @@ Json bandwidth_chart(const RunView& v, const Roofs& roofs) {
     detail["y"] = gbs;
     detail["gbs"] = gbs;
     detail["above_roof"] = gbs > highest * 1.02;
+    detail["above_dram"] = !detail["above_roof"] && gbs > roofs.peak_gbytes_per_s * 1.02;
     points.push_back(detail);
     colours.push_back(colour);
   };

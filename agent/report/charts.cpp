@@ -14,6 +14,15 @@ namespace {
 
 constexpr const char* kChartLibrary = "/usr/share/javascript/chart.js/chart.min.js";
 
+// The nearest of ..., 0.5, 1, 2, 5, 10, ... above `value` (or below it): a log axis's bound.
+double round_125(double value, bool up) {
+  const double decade = std::pow(10.0, std::floor(std::log10(value)));
+  if (!up) return value >= 5 * decade ? 5 * decade : value >= 2 * decade ? 2 * decade : decade;
+  for (double m : {1.0, 2.0, 5.0})
+    if (m * decade >= value) return m * decade;
+  return 10 * decade;
+}
+
 }  // namespace
 
 const char* status_colour(const std::string& status, bool accepted) {
@@ -51,7 +60,7 @@ Json point_detail(const std::string& id, const CandidateVerdict& v, const std::s
 Json trajectory_chart(const RunView& v) {
   Json timed = Json::array(), untimed = Json::array(), best = Json::array();
   Json colours = Json::array(), ids = Json::array();
-  double best_so_far = 1, lowest = 1;
+  double best_so_far = 1, lowest = 1, highest = std::max(1.0, v.human.speedup);
   for (size_t i = 0; i < v.candidates.size(); ++i) {
     const CandidateView& c = v.candidates[i];
     const double x = static_cast<double>(i + 1);
@@ -63,6 +72,7 @@ Json trajectory_chart(const RunView& v) {
       timed.push_back(p);
       colours.push_back(status_colour(c.verdict.status, c.accepted));
       lowest = std::min(lowest, c.verdict.ci_low > 0 ? c.verdict.ci_low : c.verdict.speedup);
+      highest = std::max({highest, c.verdict.speedup, c.verdict.ci_high});
       if (c.accepted) best_so_far = c.verdict.speedup;
     } else {
       untimed.push_back(
@@ -90,21 +100,25 @@ Json trajectory_chart(const RunView& v) {
   Json best_line = chart_line("best so far", "#137333", best, false);
   best_line["stepped"] = "before";
   datasets.push_back(best_line);
-  datasets.push_back(chart_line(
-      "original", "#888888", Json::array({{{"x", 1}, {"y", 1}}, {{"x", right}, {"y", 1}}}), true));
+  // The original and human lines span the whole axis, a single candidate's included.
+  auto level = [&](double y) {
+    return Json::array({{{"x", 0.5}, {"y", y}}, {{"x", right + 0.5}, {"y", y}}});
+  };
+  datasets.push_back(chart_line("original", "#888888", level(1), true));
   if (v.human.speedup > 0)
-    datasets.push_back(chart_line(
-        fmt::format("human ({:.2f}x)", v.human.speedup), "#d97706",
-        Json::array({{{"x", 1}, {"y", v.human.speedup}}, {{"x", right}, {"y", v.human.speedup}}}),
-        true));
+    datasets.push_back(chart_line(fmt::format("human ({:.2f}x)", v.human.speedup), "#d97706",
+                                  level(v.human.speedup), true));
   Json x = chart_axis("candidate", false);
   x["min"] = 0.5;
   x["max"] = right + 0.5;
+  Json y = chart_axis("speedup over the original (log)", true);
+  y["min"] = round_125(floor / 1.1, false);  // Every interval inside the plot, the crosses too.
+  y["max"] = round_125(highest * 1.1, true);
   return {{"title", "Speedup over the original, per candidate"},
           {"ids", ids},
           {"datasets", datasets},
           {"x", x},
-          {"y", chart_axis("speedup over the original (log)", true)}};
+          {"y", y}};
 }
 
 Json roofline_chart(const RunView& v, const Roofs& roofs) {
@@ -116,6 +130,7 @@ Json roofline_chart(const RunView& v, const Roofs& roofs) {
   double fastest = roofs.peak_gbytes_per_s;  // The highest memory roof: L1's where measured.
   for (const auto& [name, rate] : roofs.cache_gbytes_per_s) fastest = std::max(fastest, rate);
   const double attainable = std::min(roofs.peak_gflops, fastest * intensity);
+  const double dram_attainable = std::min(roofs.peak_gflops, roofs.peak_gbytes_per_s * intensity);
   Json points = Json::array(), colours = Json::array();
   auto add = [&](const std::string& id, double gflops, const CandidateVerdict* verdict,
                  const std::string& colour) {
@@ -124,6 +139,7 @@ Json roofline_chart(const RunView& v, const Roofs& roofs) {
     p["x"] = intensity;
     p["y"] = gflops;
     p["above_roof"] = gflops > attainable * 1.02;
+    p["above_dram"] = !p["above_roof"] && gflops > dram_attainable * 1.02;
     points.push_back(p);
     colours.push_back(colour);
   };
@@ -184,6 +200,11 @@ Json samples_chart(const RunView& v) {
       candidate = &shown->candidate_samples_ms;
       baseline_name = "original";
       candidate_name = shown->id;
+    } else if (!v.human_samples_ms.empty()) {  // No candidate timed: the human version's.
+      baseline = &v.human_baseline_samples_ms;
+      candidate = &v.human_samples_ms;
+      baseline_name = "original";
+      candidate_name = "human";
     }
   }
   if (!baseline || baseline->empty() || candidate->empty()) return Json();
@@ -263,6 +284,57 @@ std::string chart_script(const Json& charts) {
       });
     }
   };
+  // Each variant's name beside its point (several share the benchmark's one intensity): beside
+  // it, else a line higher or lower, else to its left, wherever it overlaps no name already
+  // placed and stays inside the plot. The canvas records how many it named and how many of them
+  // overlap another (none, unless there was no free place), which the tests read.
+  const labels = {
+    id: 'labels',
+    afterDatasetsDraw(chart) {
+      const ctx = chart.ctx, area = chart.chartArea, h = 14, placed = [], items = [];
+      const hit = (a, b) => a.x < b.x + b.w && b.x < a.x + a.w && a.y < b.y + b.h && b.y < a.y + a.h;
+      const inside = b => b.x >= area.left && b.x + b.w <= area.right && b.y >= area.top &&
+                          b.y + b.h <= area.bottom;
+      chart.data.datasets.forEach((set, i) => {
+        if (set.kind !== 'variants' || !chart.isDatasetVisible(i)) return;
+        chart.getDatasetMeta(i).data.forEach((el, j) => {
+          const p = set.data[j];
+          const flag = p.above_roof ? ' (above every roof)' : p.above_dram ? ' (above DRAM)' : '';
+          items.push({ x: el.x, y: el.y, text: p.id + flag });
+        });
+      });
+      items.sort((a, b) => a.y - b.y);
+      ctx.save();
+      ctx.font = '11px sans-serif';
+      ctx.textBaseline = 'middle';
+      let overlaps = 0;
+      items.forEach(item => {
+        const w = ctx.measureText(item.text).width + 4;
+        let box = null;
+        for (let step = 0; step < 60 && !box; ++step) {
+          const dy = (step % 2 ? 1 : -1) * Math.ceil(step / 2) * h;
+          for (const side of [1, -1]) {
+            const b = { x: side > 0 ? item.x + 8 : item.x - 8 - w, y: item.y + dy - h / 2, w: w, h: h };
+            if (inside(b) && !placed.some(o => hit(o, b))) { box = b; break; }
+          }
+        }
+        if (!box) box = { x: item.x + 8, y: item.y - h / 2, w: w, h: h };
+        if (placed.some(o => hit(o, box))) overlaps += 1;
+        placed.push(box);
+        const left = box.x > item.x;
+        if (Math.abs(box.y + h / 2 - item.y) > 1) {
+          ctx.strokeStyle = '#999'; ctx.lineWidth = 1; ctx.beginPath();
+          ctx.moveTo(item.x + (left ? 5 : -5), item.y);
+          ctx.lineTo(left ? box.x : box.x + w, box.y + h / 2); ctx.stroke();
+        }
+        ctx.fillStyle = '#202124';
+        ctx.fillText(item.text, box.x + 2, box.y + h / 2);
+      });
+      ctx.restore();
+      chart.canvas.dataset.labels = placed.length;
+      chart.canvas.dataset.labelOverlaps = overlaps;
+    }
+  };
   // Three significant digits without trailing zeros after the point: 100 stays 100, 2.50 is 2.5.
   const fmt = v => {
     const s = Number(v).toPrecision(3);
@@ -272,12 +344,14 @@ std::string chart_script(const Json& charts) {
   function describe(p) {
     if (p.speedup === undefined)
       return p.id + (p.status ? ' ' + p.status : '') + (p.gbs > 0 ? ' ' + fmt(p.gbs) + ' GB/s' : '') +
-             (p.above_roof ? ' (ABOVE THE ROOF: check the work or the roofs)' : '') + (p.why ? ': ' + p.why : '');
+             (p.above_roof ? ' (ABOVE THE ROOF: check the work or the roofs)' : '') +
+             (p.above_dram ? ' (above the DRAM roof: served from cache)' : '') + (p.why ? ': ' + p.why : '');
     let s = p.id + ' ' + p.status + ' ' + fmt(p.speedup) + 'x';
     if (p.low > 0) s += ' [' + fmt(p.low) + ', ' + fmt(p.high) + ']';
     if (p.ms > 0) s += ', ' + fmt(p.ms) + ' ms vs ' + fmt(p.baseline_ms) + ' ms';
     if (p.gbs > 0) s += ', ' + fmt(p.gbs) + ' GB/s';
     if (p.above_roof) s += ' (ABOVE THE ROOF: check the work or the roofs)';
+    if (p.above_dram) s += ' (above the DRAM roof: served from cache)';
     return p.why ? [s, p.why] : s;
   }
   let drawn = 0;
@@ -298,7 +372,7 @@ std::string chart_script(const Json& charts) {
     });
     new Chart(canvas, {
       data: { datasets: spec.datasets },
-      plugins: [intervals],
+      plugins: [intervals, labels],
       options: {
         animation: false, responsive: false,
         parsing: { xAxisKey: 'x', yAxisKey: 'y' },

@@ -42,7 +42,8 @@ Json trajectory_chart(const RunView& view);
 /// The original, the human version and each timed candidate at the benchmark's analytic
 /// intensity, under the roofs (compute, DRAM, and each cache level's where measured); without
 /// floating-point work, the bandwidth chart below; null without analytic bytes or roofs. A
-/// point above the highest roof is flagged.
+/// point above the highest roof is flagged (above_roof), one above only the DRAM roof noted
+/// (above_dram); the page names each point beside it, no two names overlapping.
 Json roofline_chart(const RunView& view, const Roofs& roofs);
 
 /// For a benchmark with bytes but no floating-point work (integer-only: kopt counts no integer
@@ -52,8 +53,8 @@ Json roofline_chart(const RunView& view, const Roofs& roofs);
 Json bandwidth_chart(const RunView& view, const Roofs& roofs);
 
 /// The per-call times of the last head-to-head comparison (else the best's evaluation against
-/// the original, else the last timed candidate's): every sample with its quartiles, per side;
-/// null when none was timed.
+/// the original, else the last timed candidate's, else the human version's against the
+/// original): every sample with its quartiles, per side; null when none was timed.
 Json samples_chart(const RunView& view);
 
 /// The scripts that draw `charts` (the library inlined, then chart_script's), or a paragraph

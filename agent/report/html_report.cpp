@@ -59,12 +59,12 @@ std::string evaluations_table(const RunView& v) {
   for (const auto& c : v.candidates) {
     out += fmt::format(
         "<tr><td>{}</td><td class=l><a href=\"#c{}\">{}</a></td><td class=l>{}</td><td "
-        "class=\"l {}\">{}</td><td>{}</td><td>{}</td><td>{}</td><td class=l>{}{}</td></tr>",
+        "class=\"l {}\">{}</td><td>{}</td><td>{}</td><td>{}</td><td class=l>{}{}{}</td></tr>",
         c.iteration, html_escape(c.id), html_escape(c.id), html_escape(c.parent),
         html_escape(c.verdict.status), html_escape(c.verdict.status),
         ms_cell(c.verdict.original_ms), ms_cell(c.verdict.candidate_ms),
-        html_escape(speedup_cell(c.verdict)), c.accepted ? "<b>promoted</b>: " : "",
-        html_escape(outcome_reason(c)));
+        html_escape(speedup_cell(c.verdict)), c.accepted ? "<b>" : "",
+        html_escape(outcome_reason(c)), c.accepted ? "</b>" : "");
     for (const auto& h : v.comparisons)
       if (h.candidate == c.id)
         out += fmt::format(
@@ -198,7 +198,7 @@ std::string render_html_report(const RunView& v, const std::optional<Roofs>& roo
             chart_canvas("trajectory", charts["trajectory"], "") + untimed_list(v);
   }
   html += "<h2>Timing samples</h2>" +
-          chart_canvas("samples", charts["samples"], "No candidate was timed in this run.");
+          chart_canvas("samples", charts["samples"], "Nothing was timed in this run.");
   html += "<h2>Roofline</h2>" +
           chart_canvas("roofline", charts["roofline"],
                        v.reference.bytes <= 0

@@ -92,7 +92,11 @@ Status apply_event(RunView& view, const Json& e) {
   } else if (type == "evaluation") {
     const std::string id = e.value("candidate", "");
     const bool first = view.reference.status.empty();
-    if (id == "human") view.human = read_verdict(json_member(e, "evaluation"));
+    if (id == "human") {
+      view.human = read_verdict(json_member(e, "evaluation"));
+      view.human_baseline_samples_ms = samples_ms(json_member(e, "evaluation"), "baseline");
+      view.human_samples_ms = samples_ms(json_member(e, "evaluation"), "candidate");
+    }
     if (first && (id == "human" || id == "original"))
       view.reference = read_verdict(json_member(e, "evaluation"));
     for (auto& c : view.candidates)
@@ -202,7 +206,8 @@ std::vector<std::pair<std::string, std::string>> provenance(const RunView& view)
 
 std::string outcome_reason(const CandidateView& candidate) {
   if (!candidate.verdict.correct()) return candidate.verdict.reason;
-  return candidate.decision;
+  if (candidate.decision.empty()) return "";
+  return (candidate.accepted ? "promoted: " : "refused: ") + candidate.decision;
 }
 
 std::string best_id(const RunView& view) {

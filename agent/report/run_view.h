@@ -64,6 +64,8 @@ struct RunView {
   std::string status;  ///< RunRecord::status(): "stopped" for a run whose writer is gone.
   Json summary;
   CandidateVerdict human;  ///< Status "" when the benchmark has no human version.
+  /// Every per-call time of the human version's evaluation against the original, per side.
+  std::vector<double> human_baseline_samples_ms, human_samples_ms;
   /// The run's first evaluation (the human version's, or the original's against itself): its
   /// original_* figures and work describe the original.
   CandidateVerdict reference;
@@ -83,7 +85,8 @@ struct RunView {
 std::vector<std::pair<std::string, std::string>> provenance(const RunView& view);
 
 /// Why a candidate ended where it did, in one line: the check's or build's reason when it is not
-/// correct, else the decision's; empty when nothing was decided.
+/// correct, else the decision's after "promoted: " or "refused: " (a faster candidate may be
+/// refused, as identical to the best); empty when nothing was decided.
 std::string outcome_reason(const CandidateView& candidate);
 
 /// The id of the run's best: the last candidate promoted, or "original".

@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <sstream>
 
+#include "../support/browser.h"
 #include "../support/kopt_cli.h"
 #include "../support/schemas.h"
 #include "tools/eval/evaluation.h"
@@ -95,6 +96,10 @@ TEST_P(ExampleRunTest, IsReadByShowDiffExportAndReport) {
   EXPECT_EQ(report.exit_code, 0) << report.output;
   EXPECT_FALSE(std::filesystem::exists(run() / "report.html"))
       << "reading an example must not write into it";
+  // As a reader opens it: the trajectory and the roofline at least, its points named apart.
+  const std::string dom = test::expect_page_renders(
+      out.path() / "report.html", 2, {"<th class=\"l\">cpu</th>", "baseline ms", "Roofline"});
+  EXPECT_NE(dom.find("data-labels=\""), std::string::npos) << "the roofline names no point";
 }
 
 std::string name_of(const ::testing::TestParamInfo<std::string>& info) {

@@ -330,8 +330,15 @@ TEST_F(FaultTest, ACampaignRunsEveryStrategyAndSeedGiven) {
   // The campaign's page: every run linked to its own page, the comparison drawn.
   ProcessResult report = kopt({"report", campaign.string()});
   ASSERT_EQ(report.exit_code, 0) << report.output;
-  std::vector<std::string> texts = {"kopt campaign matrix", "Per model and strategy", "4 finished",
-                                    "<th class=\"l\">cpu</th>"};
+  std::vector<std::string> texts = {"kopt campaign matrix",
+                                    "Per model and strategy",
+                                    "4 finished",
+                                    "<th class=\"l\">cpu</th>",
+                                    "<th class=\"l\">flags</th>",
+                                    "-march=native",
+                                    "<th class=\"l\">model</th>",
+                                    "openai:scripted",
+                                    "1-minute load average from"};
   std::istringstream again(*index);
   for (std::string line; std::getline(again, line);) {
     const std::string run = Json::parse(line)["run"].get<std::string>();

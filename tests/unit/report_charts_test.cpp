@@ -31,10 +31,11 @@ std::vector<std::string> labels(const Json& chart) {
   return out;
 }
 
-bool flagged(const Json& chart, const std::string& id) {
+// The point's flag `which`: above_roof (above every roof) or above_dram (above DRAM's only).
+bool flagged(const Json& chart, const std::string& id, const char* which = "above_roof") {
   for (const Json& d : chart["datasets"])
     for (const Json& p : d["data"])
-      if (p.value("id", "") == id) return p.value("above_roof", false);
+      if (p.value("id", "") == id) return p.value(which, false);
   ADD_FAILURE() << "no point " << id;
   return false;
 }
@@ -57,6 +58,10 @@ TEST(ReportChartsTest, CacheLevelsAddRoofsAboveTheDramOneAndOnlyAPointAboveAllIs
   EXPECT_FALSE(flagged(chart, "0002")) << "above DRAM, under L2: data that stays in L2";
   EXPECT_FALSE(flagged(chart, "0003")) << "under the L1 roof";
   EXPECT_TRUE(flagged(chart, "0004")) << "above every roof: the work or the roofs are wrong";
+  EXPECT_FALSE(flagged(chart, "0001", "above_dram"));
+  EXPECT_TRUE(flagged(chart, "0002", "above_dram")) << "its data must come from a cache";
+  EXPECT_TRUE(flagged(chart, "0003", "above_dram"));
+  EXPECT_FALSE(flagged(chart, "0004", "above_dram")) << "flagged once, as above every roof";
 }
 
 TEST(ReportChartsTest, WithoutCacheLevelsAPointAboveTheDramRoofIsFlagged) {
@@ -65,6 +70,7 @@ TEST(ReportChartsTest, WithoutCacheLevelsAPointAboveTheDramRoofIsFlagged) {
   for (const auto& name : labels(chart)) EXPECT_EQ(name.find("L1"), std::string::npos) << name;
   EXPECT_FALSE(flagged(chart, "0001"));
   EXPECT_TRUE(flagged(chart, "0002"));
+  EXPECT_FALSE(flagged(chart, "0002", "above_dram")) << "DRAM's is the highest roof";
 }
 
 // count_smaller's shape: 1 GB per call and no floating-point work; the original at 100 ms
@@ -102,6 +108,43 @@ TEST(ReportChartsTest, AnIntegerOnlyBenchmarkGetsABandwidthChartThatSaysWhichRoo
 TEST(ReportChartsTest, WithoutAnalyticBytesOrRoofsThereIsNoChart) {
   EXPECT_TRUE(roofline_chart(RunView{}, Roofs{1000, 20, "test"}).is_null());
   EXPECT_TRUE(roofline_chart(integer_run({15}), Roofs{}).is_null());
+}
+
+TEST(ReportChartsTest, WithNoCandidateTimedTheSamplesAreTheHumanVersionsAgainstTheOriginal) {
+  RunView v;
+  CandidateView failed;
+  failed.id = "0001";
+  failed.verdict.status = "build-failed";
+  v.candidates.push_back(failed);
+  EXPECT_TRUE(samples_chart(v).is_null()) << "nothing timed, nothing drawn";
+  v.human.status = "faster";
+  v.human_baseline_samples_ms = {10, 11, 12};
+  v.human_samples_ms = {2, 2.5, 3};
+  const Json chart = samples_chart(v);
+  ASSERT_FALSE(chart.is_null());
+  EXPECT_EQ(chart["ids"], Json::array({"original", "human"})) << chart.dump();
+  double highest = 0;
+  for (const Json& d : chart["datasets"])
+    if (d.value("kind", "") == "samples")
+      for (const Json& p : d["data"]) highest = std::max(highest, p.value("y", 0.0));
+  EXPECT_EQ(highest, 12) << "every sample drawn";
+}
+
+TEST(ReportChartsTest, TheTrajectorysAxisHoldsEveryIntervalAndTheHumanLine) {
+  RunView v = run_with({36.4});  // 7.28x over the original ...
+  v.candidates[0].verdict.ci_low = 5.75;
+  v.candidates[0].verdict.ci_high = 15.52;  // ... with a wide interval, as a noisy host gives.
+  CandidateView failed;
+  failed.id = "0002";
+  failed.verdict.status = "incorrect";
+  v.candidates.push_back(failed);
+  v.human.speedup = 4.63;
+  const Json chart = trajectory_chart(v);
+  const double low = chart["y"].value("min", 0.0), high = chart["y"].value("max", 0.0);
+  EXPECT_DOUBLE_EQ(high, 20) << "above 15.52, at a 1-2-5 value the ticks name";
+  EXPECT_DOUBLE_EQ(low, 0.5) << "below the crosses at 1 / 1.5";
+  for (const Json& d : chart["datasets"])
+    for (const Json& p : d["data"]) EXPECT_GE(p.value("y", 0.0), low) << p.dump();
 }
 
 }  // namespace

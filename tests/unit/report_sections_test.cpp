@@ -78,5 +78,21 @@ TEST(ReportSectionsTest, ThePageLinksTheBestsWholeSourceAndHighlightsOrSaysWhyNo
   EXPECT_EQ(html.find("code not highlighted: no highlight.js") != std::string::npos, !library);
 }
 
+TEST(ReportSectionsTest, AFasterCandidateRefusedAsIdenticalSaysItWasRefused) {
+  RunView v = run_with_best_unprofiled();
+  v.candidates[0].decision = "a significant win";
+  v.candidates[1].accepted = false;
+  v.candidates[1].verdict.speedup = 1.99;
+  v.candidates[1].decision = "identical to 0001";
+  EXPECT_EQ(outcome_reason(v.candidates[0]), "promoted: a significant win");
+  EXPECT_EQ(outcome_reason(v.candidates[1]), "refused: identical to 0001");
+  const std::string html = render_html_report(v, std::nullopt);
+  EXPECT_NE(html.find("<b>promoted: a significant win</b>"), std::string::npos) << html;
+  EXPECT_NE(html.find("refused: identical to 0001"), std::string::npos) << html;
+  v.candidates[1].verdict.status = "incorrect";
+  v.candidates[1].verdict.reason = "output 'y' differs";
+  EXPECT_EQ(outcome_reason(v.candidates[1]), "output 'y' differs") << "the check's reason first";
+}
+
 }  // namespace
 }  // namespace kopt

@@ -62,7 +62,8 @@ namespace fs = std::filesystem;
 
 // Copies the profiler's output `file` from the workspace to `keep`, with the driver twice: as
 // keep/bench, and under keep/symfs at the absolute path the profile names it by (perf report
-// --symfs). Records where it went and how to open it in `profile`.
+// --symfs, hotspot --sysroot), beside links to the system's library folders. Records where it
+// went and how to open it in `profile`.
 Status keep_raw_data(const ProfileWorkspace& ws, const std::string& file, const fs::path& keep,
                      CpuProfile& profile) {
   if (keep.empty()) return {};
@@ -75,13 +76,18 @@ Status keep_raw_data(const ProfileWorkspace& ws, const std::string& file, const 
   if (!ec) fs::copy_file(ws.path() / file, keep / file, copy, ec);
   if (!ec) fs::copy_file(ws.binary(), keep / "bench", copy, ec);
   if (!ec) fs::copy_file(ws.binary(), mirrored, copy, ec);
+  // The system's libraries (libm, libc, libgomp) are read under symfs too: links to them.
+  for (const char* system : {"usr", "lib", "lib64", "lib32", "opt"})
+    if (!ec && fs::exists(fs::path("/") / system) && !fs::exists(symfs / system))
+      fs::create_directory_symlink(fs::path("/") / system, symfs / system, ec);
   if (ec) return fail("cannot keep " + file + " in " + keep.string() + ": " + ec.message());
   const fs::path kept = fs::absolute(keep / file);
   profile.raw_file = kept.string();
-  profile.open_with =
-      file == "perf.data"
-          ? "perf report -i " + kept.string() + " --symfs " + fs::absolute(symfs).string()
-          : "callgrind_annotate " + kept.string() + " (or kcachegrind)";
+  const std::string root = fs::absolute(symfs).string();
+  profile.open_with = file == "perf.data"
+                          ? "perf report -i " + kept.string() + " --symfs " + root +
+                                " (or hotspot --sysroot " + root + " " + kept.string() + ")"
+                          : "callgrind_annotate " + kept.string() + " (or kcachegrind)";
   return {};
 }
 
