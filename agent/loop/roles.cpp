@@ -133,7 +133,9 @@ Turn run_analyst(LoopServices& s, const Benchmark& bench, const LoopState& state
   values["measurements"] = measurements_text(state);
   values["optimizer_results"] =
       state.optimizer_results.empty() ? "(none)" : join(state.optimizer_results, "\n");
-  values["remarks"] = or_none(state.best.remarks);
+  // While the original is the best, its own remarks, from the run's first evaluation.
+  values["remarks"] =
+      or_none(state.best_id == "original" ? state.reference.original_remarks : state.best.remarks);
   values["profile"] = state.profile;
   values["roofline"] = state.roofline;
   auto system = s.prompts->render("analyst.system", values);

@@ -67,6 +67,7 @@ CandidateVerdict read_verdict(const Json& e) {
     v.bytes = placement.value("bytes_per_call", 0.0);
   }
   read_errors(e.value("check", Json()), v);
+  v.original_remarks = json_text(e, "original_remarks");
   const Json build = e.value("build", Json());
   if (build.is_object()) {
     v.remarks = build.value("remarks", "");

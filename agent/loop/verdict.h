@@ -33,6 +33,7 @@ struct CandidateVerdict {
   double rtol = 0;                  ///< The tolerance the check held the outputs to.
   double atol = 0;
   std::string remarks;    ///< Compiler remarks of the build.
+  std::string original_remarks;  ///< The original's, from the same evaluation.
   std::string build_log;  ///< Compiler output when it failed.
 
   bool correct() const;

@@ -162,6 +162,12 @@ TEST_F(LoopTest, KeepsTheFasterKernelReplaysItCatchesTamperingAndReports) {
   const size_t first = events.find(host);
   EXPECT_NE(first, std::string::npos) << "no host line in the prompts";
   EXPECT_NE(events.find(host, first + 1), std::string::npos) << "one role lacks the host line";
+  // The first analysis sees the original's own compiler remarks.
+  const std::string remarks = "## Compiler remarks (vectorization)\\n";
+  const size_t at = events.find(remarks);
+  ASSERT_NE(at, std::string::npos);
+  EXPECT_NE(events.substr(at + remarks.size(), 6), "(none)")
+      << "the original's remarks are missing";
 
   ProcessResult replay = kopt({"replay", dir.string()});
   EXPECT_EQ(replay.exit_code, 0) << replay.output;

@@ -32,6 +32,7 @@ Json to_json(const Evaluation& e) {
               {"verdict", {{"status", e.status}, {"category", e.category}, {"reason", e.reason}}},
               {"seeds", {{"check", e.check_seeds}, {"timing", e.timing_seed}}},
               {"build", to_json(e.build)},
+              {"original_remarks", e.original_remarks},
               {"sandbox", e.sandbox},
               {"environment", e.environment},
               {"started", e.started},

@@ -50,6 +50,7 @@ struct Evaluation {
   std::vector<uint64_t> check_seeds;
   uint64_t timing_seed = 0;
   BuildOutcome build;
+  std::string original_remarks;  ///< The original's vectorization remarks, from its build.
   std::optional<CheckOutcome> check;
   std::optional<TimingOutcome> timing;
   std::optional<Placement> placement;

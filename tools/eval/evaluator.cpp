@@ -196,6 +196,7 @@ void run_stages(const ExecutionContext& ctx, Builder& builder, const Benchmark& 
   if (!original.ok)
     return set_verdict(e, verdict::kError, "setup",
                        "the original does not build: " + original.failure);
+  e.original_remarks = original.remarks;
   Binaries binaries{original.binary, original.binary, e.build.binary};
   if (request.baseline_source) {
     BuildOutcome baseline = builder.build(bench, *request.baseline_source);

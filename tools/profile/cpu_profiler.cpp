@@ -164,7 +164,8 @@ Result<ProfileRun> profile_cpu(EvaluationExecutor& executor, const ExecutionCont
   run.profile.call_seconds = *call_seconds;
   // OpenMP's pool for an OpenMP benchmark; one thread for a sequential one, whatever the host has.
   const bool pooled = bench.language == Language::openmp && ctx.run_env.count("OMP_NUM_THREADS");
-  run.profile.threads = pooled ? std::max(1, std::atoi(ctx.run_env.at("OMP_NUM_THREADS").c_str())) : 1;
+  run.profile.threads =
+      pooled ? std::max(1, std::atoi(ctx.run_env.at("OMP_NUM_THREADS").c_str())) : 1;
   if (options.measure_overhead && run.profile.profiler == "perf")
     run.overhead = measure_overhead(ws, request.call, *call_seconds, options.frequency);
   return run;

@@ -4,7 +4,7 @@
 // handler that computes the missing rows first. sysv_signal installs the handler, mmap over y
 // protects it (the import scan refuses neither). kopt compares the time the candidate's process
 // spends outside the calls with the baseline's.
-// expect: deferred|system
+// expect: deferred|system|signal
 // needs: timing
 #include <signal.h>
 #include <sys/mman.h>

@@ -4,7 +4,7 @@
 // faults, and the handler computes the remaining rows first. sysv_signal and mmap over y
 // (neither refused by the import scan) do it. kopt compares the time the candidate's process
 // spends outside the calls with the baseline's.
-// expect: deferred|system
+// expect: deferred|system|signal
 // needs: timing
 #include <signal.h>
 #include <sys/mman.h>
