@@ -155,9 +155,8 @@ bool DriverSession::start(const ExecutionContext& ctx, const Benchmark& bench,
 }
 
 std::optional<double> DriverSession::cpu_seconds() const {
-  const std::optional<double> own = cpu_seconds_of(driver_pid_);
-  if (!own) return std::nullopt;
-  return *own + children_cpu_;
+  if (driver_pid_ <= 0) return std::nullopt;
+  return children_cpu_;
 }
 
 bool DriverSession::setup(long size, int copies) {
@@ -247,7 +246,6 @@ bool DriverSession::go(double timeout_seconds, BlockTiming& timing) {
   if (child <= 0)
     return fail_with("protocol", "the block's process cannot be seen from outside (/proc)");
   std::vector<std::string> words;
-  const std::optional<double> parent_cpu = cpu_seconds_of(driver_pid_);
   const std::optional<double> child_before = cpu_seconds_of(child);  // Read before the clock...
   const double start = realtime_now();
   if (!send("go " + std::to_string(unpredictable_u64())) ||
@@ -260,15 +258,13 @@ bool DriverSession::go(double timeout_seconds, BlockTiming& timing) {
   const std::optional<double> child_after = cpu_seconds_of(child);  // ... and after it stops.
   if (child_before && child_after) timing.window_cpu = *child_after - *child_before;
   if (child_after) children_cpu_ += *child_after;
-  if (parent_cpu && cpu_at_rest_ && child_before)
-    timing.outside_cpu = *parent_cpu - *cpu_at_rest_ + *child_before;
+  if (child_before) timing.outside_cpu = *child_before;
   if (auto seen = thread_count_of(child)) timing.threads = *seen;
   const auto reading = Clock::now();
   const bool read = read_outputs(child);
   timing.store_seconds = since(reading);
   ::kill(child, SIGKILL);
   if (!read || !expect("reaped", timeout_seconds, words)) return false;
-  cpu_at_rest_ = cpu_seconds_of(driver_pid_);  // Idle now, waiting for the next command.
   if (timing.threads < 1)
     return fail_with("protocol", "the block's process could not be seen from outside (/proc)");
   timing.calls = filled_;

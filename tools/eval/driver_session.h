@@ -33,9 +33,10 @@ struct BlockTiming {
   int threads = 0;            ///< Threads of the child when it stopped (read from /proc).
   /// CPU seconds of the block's child from "go" to its stop (-1: unseen).
   double window_cpu = -1;
-  /// CPU seconds outside the window since the previous block: the parent filling the inputs
-  /// and forking, the child preparing its copies of the outputs (-1: unseen). No kernel code
-  /// runs in either.
+  /// CPU seconds the block's child used before "go" (-1: unseen): preparing its copies of the
+  /// outputs and OpenMP's pool, harness code only. The parent's (filling the inputs, forking) is
+  /// left out: no kernel code ever runs there, and its page faults after each fork (the pages
+  /// it shared with the child are write-protected) make it noisy, 15 ms a block on licm.
   double outside_cpu = -1;
 };
 
@@ -86,8 +87,9 @@ class DriverSession {
   /// Bytes of one problem's outputs in this side's copy.
   size_t stride() const { return stride_; }
   int threads_at_start() const { return threads_at_start_; }
-  /// CPU time the driver has used so far, read from /proc by this side: the serving process's,
-  /// and each block child's as it was when the child stopped; nullopt when it cannot be seen.
+  /// CPU time the processes kernel code runs in have used so far, read from /proc by this
+  /// side: every block child's, as it was when the child stopped (the serving process, which
+  /// runs no kernel code, is left out); nullopt when the driver cannot be seen.
   std::optional<double> cpu_seconds() const;
   /// How many edge cases the driver generates at the current size (its "layout" reply).
   int edge_cases() const { return edge_cases_; }
@@ -131,7 +133,6 @@ class DriverSession {
   std::vector<NamedSize> named_sizes_;  ///< Sent with every setup, at its scale.
   int filled_ = 0;
   int threads_at_start_ = 0;
-  std::optional<double> cpu_at_rest_;  ///< The parent's CPU time after the last "reaped".
   double children_cpu_ = 0;            ///< Of every block child so far, when it stopped.
   uint64_t memory_bytes_ = 0;
   SessionFailure failure_;

@@ -166,7 +166,9 @@ namespace {
 // Work deferred to the outputs' first touch, or moved out of the calls, then earns nothing.
 std::vector<double> charged_log_ratios(const std::vector<Pair>& pairs, const TimingOptions& options,
                                        TimingOutcome& out) {
-  const std::vector<double> cpu = outside_cpu_charges(pairs, options);
+  const std::vector<double> cpu = options.charge_outside_work
+                                      ? outside_cpu_charges(pairs, options)
+                                      : std::vector<double>(pairs.size(), 0.0);
   out.outside_cpu_surplus = outside_cpu_surplus(pairs);
   out.outside_cpu_charged = cpu;
   std::vector<double> ratios;
@@ -174,7 +176,9 @@ std::vector<double> charged_log_ratios(const std::vector<Pair>& pairs, const Tim
   out.charged_seconds = 0;
   for (size_t i = 0; i < pairs.size(); ++i) {
     const Pair& p = pairs[i];
-    const double store = std::max(0.0, store_excess(p, options)) * p.candidate.calls;
+    const double store = options.charge_outside_work
+                             ? std::max(0.0, store_excess(p, options)) * p.candidate.calls
+                             : 0.0;
     const double charge = std::max(store, cpu[i]);
     out.store_charged_pairs += store > 0;
     out.cpu_charged_pairs += cpu[i] > 0;
