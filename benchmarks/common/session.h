@@ -5,13 +5,11 @@
 
 #include <signal.h>
 #include <sys/mman.h>
-#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <cerrno>
 #include <cstdio>
-
 #include <cstdlib>
 #include <cstring>
 #include <memory>
@@ -29,7 +27,7 @@ namespace kopt_bench {
 ///                a seed S, or eE:S for edge        after the fill (below)
 ///                case E generated from seed S;
 ///                poison its outputs
-///   go NONCE     read by the child: it calls    -> "stopped" once the child stopped itself;
+///   go           read by the child: it calls    -> "stopped" once the child stopped itself;
 ///                the kernel on each filled         "reaped" once kopt, having read the outputs
 ///                problem in turn, then stops       at their ADDRESSes in the stopped child,
 ///                                                  killed it. "died HOW N" if the child ended
@@ -230,7 +228,7 @@ class Session {
     start_thread_pool();
     reply("ready");
     const std::vector<std::string> words = commands.next();
-    if (words.size() != 2 || words[0] != "go") _exit(kExitUsage);
+    if (words.size() != 1 || words[0] != "go") _exit(kExitUsage);
     // Nothing the kernel does can reach kopt or the parent now: no command, no reply.
     ::close(kCommandFd);
     ::close(kReplyFd);

@@ -19,7 +19,6 @@
 
 #include "sandbox/sandbox.h"
 #include "tools/eval/driver_run.h"
-#include "util/entropy.h"
 #include "util/proc_view.h"
 #include "util/strings.h"
 
@@ -248,9 +247,7 @@ bool DriverSession::go(double timeout_seconds, BlockTiming& timing) {
   std::vector<std::string> words;
   const std::optional<double> child_before = cpu_seconds_of(child);  // Read before the clock...
   const double start = realtime_now();
-  if (!send("go " + std::to_string(unpredictable_u64())) ||
-      !expect("stopped", timeout_seconds, words))
-    return false;
+  if (!send("go") || !expect("stopped", timeout_seconds, words)) return false;
   // From the command's sending to the parent's word that the child stopped, both on the
   // kernel's clock: however late this process wakes up, the interval is the child's, and any
   // work the child does after its calls lies inside it.
