@@ -1,4 +1,5 @@
 #include <algorithm>
+#include <cmath>
 
 #include "harness.h"
 #include "kernel.h"
@@ -7,7 +8,7 @@
 // sampled from the keys with replacement, sorted.
 class BucketKeys : public kopt_bench::Problem {
  public:
-  static constexpr int kSplitters = 200, kMaxSplitters = 1024;
+  static constexpr int kSplitters = 200, kMaxSplitters = 65536;
   explicit BucketKeys(long n) : n_(n), keys_(n), bucket_(n), counts_(kMaxSplitters + 1) {
     output("bucket", bucket_);
     output("counts", counts_);
@@ -18,16 +19,18 @@ class BucketKeys : public kopt_bench::Problem {
   }
   // 0: keys anywhere (off the 1/64 grid, beyond +-1000, up to +-1e12), splitters among them;
   // 1: every key and every splitter equal; 2: few distinct keys, many duplicate splitters;
-  // 3: 7 splitters (the rest of counts is left alone); 4: a number of splitters drawn from
-  // 256..1024 (past any fixed-depth search); 5: no splitter (every key in bucket 0); 6: keys
-  // and splitters of both signed zeros and a few small values (-0.0 and +0.0 compare equal).
+  // 3: 7 splitters (the rest of counts is left alone); 4: a number of splitters drawn
+  // log-uniformly from 256..65536 (past any fixed-depth search a reader of this file might
+  // size: a depth-11 search, right up to 2047, fails in 5 draws of 8); 5: no splitter (every key in
+  // bucket 0); 6: keys and splitters of both signed zeros and a few small values (-0.0 and +0.0
+  // compare equal).
   int edge_cases() const override { return 7; }
   void fill_edge(kopt_bench::Rng& rng, int k) override {
     if (k == 6) return fill_signed_zeros(rng);
     if (k >= 3) {
       fill(rng);
       const int count =
-          k == 3 ? 7 : (k == 4 ? static_cast<int>(rng.integer(256, kMaxSplitters)) : 0);
+          k == 3 ? 7 : (k == 4 ? static_cast<int>(256 * std::pow(256.0, rng.uniform(0, 1))) : 0);
       sample_splitters(rng, count);
       return;
     }

@@ -7,8 +7,11 @@
 class SmallSolves : public kopt_bench::Problem {
  public:
   static constexpr int kOrder = 4;
-  static constexpr int kMaxOrder = 12;
-  explicit SmallSolves(long n) : n_(n), a_(n * kOrder * kMaxOrder), b_(n * kOrder), x_(n * kOrder) {
+  // Edge case 5's orders reach 256 where the matrices stay under 2^23 entries (64 MiB): a
+  // kernel sized for any fixed order a reader of this file might pick up to that fails here.
+  static constexpr int kMaxOrder = 256;
+  static constexpr long kMaxEntries = 1L << 23;
+  explicit SmallSolves(long n) : n_(n), a_(n * kOrder * kOrder), b_(n * kOrder), x_(n * kOrder) {
     output("x", x_);
   }
   void fill(kopt_bench::Rng& rng) override {
@@ -25,16 +28,18 @@ class SmallSolves : public kopt_bench::Problem {
   // 2, 3: other orders in the same storage: 2n systems of order 2, 4n of order 1.
   // 4: as 0, with tiny diagonal entries (|a_ii| < 1e-15) instead of zeros: only the partial
   // pivoting kernel.h specifies keeps the error small, not a test for an exact zero.
-  // 5: 4n / k systems of an order k drawn from those in 5..12 that divide 4n (past any buffer
-  // sized for order 4; order 4 where none does).
+  // 5: 4n / k systems of an order k drawn from those in 5..256 that divide 4n and keep the
+  // matrices under kMaxEntries (past any buffer sized for a small order; 4 where none does).
   int edge_cases() const override { return 6; }
   void fill_edge(kopt_bench::Rng& rng, int k) override {
     fill(rng);
     if (k == 2 || k == 3 || k == 5) {
       order_ = k == 2 ? 2 : (k == 3 ? 1 : larger_order(rng));
       count_ = n_ * kOrder / order_;
-      if (k == 5)
+      if (k == 5) {
+        a_.resize(std::max<size_t>(a_.size(), count_ * order_ * order_));
         for (long i = 0; i < count_ * order_ * order_; ++i) a_[i] = rng.uniform(-1.0, 1.0);
+      }
       for (long s = 0; s < count_; ++s)
         for (int r = 0; r < order_; ++r) a_[(s * order_ + r) * order_ + r] += 2.0 * order_;
       return;
@@ -56,12 +61,14 @@ class SmallSolves : public kopt_bench::Problem {
   void call() override { solve_small_systems(a_.data(), b_.data(), count_, order_, x_.data()); }
 
  private:
-  // An order from 5..12 that divides 4n, so that its systems fill x (4 where none does).
+  // An order from 5..kMaxOrder that divides 4n, so that its systems fill x, within
+  // kMaxEntries: the largest such half the time, else any (4 where none does).
   int larger_order(kopt_bench::Rng& rng) const {
     std::vector<int> orders;
     for (int order = 5; order <= kMaxOrder; ++order)
-      if (n_ * kOrder % order == 0) orders.push_back(order);
+      if (n_ * kOrder % order == 0 && n_ * kOrder * order <= kMaxEntries) orders.push_back(order);
     if (orders.empty()) return kOrder;
+    if (rng.next() % 2) return orders.back();  // The largest half the time: far past any cap.
     return orders[rng.integer(0, static_cast<int64_t>(orders.size()) - 1)];
   }
 
