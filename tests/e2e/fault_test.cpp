@@ -57,13 +57,12 @@ class FaultTest : public ::testing::Test {
   // Short limits so that every fault shows within seconds.
   ProcessResult kopt(std::vector<std::string> args, std::map<std::string, std::string> env = {}) {
     args.insert(args.end(), {"--out", runs_->path().string()});
-    // One cache for every fault test: each would otherwise measure the machine and build the
-    // benchmark on its own (writes to it are atomic, and machine probes take the timing lease).
-    const fs::path cache = fs::temp_directory_path() / "kopt-fault-test-cache";
-    std::map<std::string, std::string> all = {
-        {"KOPT_CACHE_DIR", cache.string()}, {"OPENAI_BASE_URL", server_->url() + "/v1"},
-        {"OPENAI_API_KEY", kKey},           {"KOPT_LLM_DEADLINE_S", "4"},
-        {"KOPT_LLM_STALL_S", "1"},          {"KOPT_LLM_TIMEOUT_S", "3"}};
+    std::map<std::string, std::string> all = {{"KOPT_CACHE_DIR", test::test_cache().string()},
+                                              {"OPENAI_BASE_URL", server_->url() + "/v1"},
+                                              {"OPENAI_API_KEY", kKey},
+                                              {"KOPT_LLM_DEADLINE_S", "4"},
+                                              {"KOPT_LLM_STALL_S", "1"},
+                                              {"KOPT_LLM_TIMEOUT_S", "3"}};
     for (auto& [k, v] : env) all[k] = v;
     return test::run_kopt(args, std::chrono::seconds(300), all);
   }

@@ -1,5 +1,7 @@
-// Running the real kopt binary from tests, with a private build cache.
+// Running the real kopt binary from tests, with the cache the tests share.
 #pragma once
+
+#include <unistd.h>
 
 #include <cstdio>
 #include <cstdlib>
@@ -14,28 +16,25 @@
 
 namespace kopt::test {
 
-/// A private cache folder for one test binary, removed at exit.
+/// The cache folder every test shares: built drivers and kernels and the measured machine model
+/// are reused from test to test (ctest runs each test in a process of its own, which would
+/// otherwise build the benchmark and measure the machine for each one, about 20 seconds). Its
+/// entries are keyed by the toolchain and the CPU and written atomically, so tests running side
+/// by side and sessions on another CPU share it safely.
 inline const std::filesystem::path& test_cache() {
   static const std::filesystem::path dir = [] {
     auto path =
-        std::filesystem::temp_directory_path() / ("kopt-test-cache-" + std::to_string(::getpid()));
+        std::filesystem::temp_directory_path() / ("kopt-test-cache-" + std::to_string(::getuid()));
     std::filesystem::create_directories(path);
     return path;
   }();
-  // Constructed after `dir`, so destroyed before it at exit.
-  static const struct Remover {
-    ~Remover() {
-      std::error_code ignored;
-      std::filesystem::remove_all(dir, ignored);
-    }
-  } remover;
   return dir;
 }
 
 /// Runs `kopt ARGS...` and returns what happened (stdout and stderr merged). The roofline gate
 /// judges against the generous fixture machine (tests/fixtures/machine/generous.json) unless
-/// `extra_env` names another KOPT_MACHINE_MODEL: every test runs with a private cache, where
-/// the host model would be measured again (seconds, and under load), for each one.
+/// `extra_env` names another KOPT_MACHINE_MODEL, so that no verdict depends on the load under
+/// which the host happened to be measured.
 inline ProcessResult run_kopt(const std::vector<std::string>& args,
                               std::chrono::seconds timeout = std::chrono::seconds(300),
                               std::map<std::string, std::string> extra_env = {}) {
