@@ -1,6 +1,7 @@
 #include <fmt/format.h>
 #include <CLI/CLI.hpp>
 
+#include <algorithm>
 #include <cerrno>
 #include <climits>
 #include <cmath>
@@ -84,6 +85,13 @@ struct Binding {
   bool flag = false;
 };
 
+// What a command group ("kopt llm ...") is for: its own commands say what each does.
+std::string group_help(const std::string& group) {
+  if (group == "llm")
+    return "Talk to a model backend directly: is it there (ping), one prompt (chat)";
+  return "";
+}
+
 CLI::App* find_or_add(CLI::App& root, const std::vector<std::string>& path,
                       const std::string& help) {
   CLI::App* app = &root;
@@ -93,7 +101,8 @@ CLI::App* find_or_add(CLI::App& root, const std::vector<std::string>& path,
       next = app->get_subcommand(path[i]);
     } catch (const CLI::OptionNotFound&) {
     }
-    if (!next) next = app->add_subcommand(path[i], i + 1 == path.size() ? help : "");
+    if (!next)
+      next = app->add_subcommand(path[i], i + 1 == path.size() ? help : group_help(path[i]));
     if (i + 1 < path.size()) next->require_subcommand(1);
     app = next;
   }
@@ -156,6 +165,17 @@ int run_cli(int argc, char** argv) {
     for (const auto& option : commands[i].options)
       bind_option(*app, list.emplace_back(Binding{&option, {}, {}, false}));
     apps.emplace_back(app, i);
+  }
+  std::vector<std::string> names;  // The first words of the commands, in their order.
+  for (const auto& command : commands)
+    if (const std::string first = split(command.name, ' ').front();
+        std::find(names.begin(), names.end(), first) == names.end())
+      names.push_back(first);
+  if (argc > 1 && argv[1][0] != '-' &&
+      std::find(names.begin(), names.end(), argv[1]) == names.end()) {
+    std::fprintf(stderr, "kopt: no command '%s'; the commands are %s (see kopt --help)\n",
+                 llm::redact_secrets(argv[1]).c_str(), join(names, ", ").c_str());
+    return kExitUsage;
   }
   try {
     root.parse(argc, argv);

@@ -1,8 +1,11 @@
 #include <cstdio>
+#include <optional>
+#include <string_view>
 
 #include <fmt/format.h>
 
 #include "agent/cli/commands.h"
+#include "agent/cli/model_text.h"
 #include "agent/cli/run_options.h"
 #include "agent/cli/status_line.h"
 #include "agent/llm/secrets.h"
@@ -56,12 +59,25 @@ int finish(const Result<RunReport>& report, const std::string& command) {
   return exit_code(report->outcome);
 }
 
+// With --verbose, the model's answers as they are written.
+ModelTextFn model_text_for(const Args& args, std::optional<ModelTextPrinter>& printer,
+                           StatusLine& status) {
+  if (!args.flag("verbose")) return {};
+  printer.emplace(status);
+  return [&printer](const std::string& role, std::string_view delta) { (*printer)(role, delta); };
+}
+
 int run_run(const Args& args) {
   RunConfig config = read_run_config(args, args.get("BENCH"));
   StatusLine status;
-  auto report = start_run(config, runs_root(args), [&](const std::string& line) {
-    status.update("kopt run " + config.benchmark + " · " + line);
-  });
+  std::optional<ModelTextPrinter> printer;
+  auto report = start_run(
+      config, runs_root(args),
+      [&](const std::string& line) {
+        status.update("kopt run " + config.benchmark + " · " + line);
+      },
+      model_text_for(args, printer, status));
+  printer.reset();
   status.clear();
   return finish(report, "run");
 }
@@ -69,17 +85,24 @@ int run_run(const Args& args) {
 int run_resume(const Args& args) {
   const std::filesystem::path dir = run_dir(args);
   StatusLine status;
-  auto report =
-      resume_run(dir, [&](const std::string& line) { status.update("kopt resume · " + line); });
+  std::optional<ModelTextPrinter> printer;
+  auto report = resume_run(
+      dir, [&](const std::string& line) { status.update("kopt resume · " + line); },
+      model_text_for(args, printer, status));
+  printer.reset();
   status.clear();
   return finish(report, "resume");
 }
+
+const OptionSpec kVerbose = {
+    "--verbose", "Show the model's answers as they are written (streamed where it can)", "", true};
 
 }  // namespace
 
 CommandSpec run_command() {
   std::vector<OptionSpec> options = {{"BENCH", "Benchmark name or folder", "", false, true}};
   for (auto& o : run_options()) options.push_back(o);
+  options.push_back(kVerbose);
   return {"run", "Run the optimization loop on a benchmark", options, run_run};
 }
 
@@ -87,7 +110,8 @@ CommandSpec resume_command() {
   return {"resume",
           "Continue an interrupted run, losing nothing it recorded",
           {{"RUN", "Run folder, name or id", "", false, true},
-           {"--out", "Folder of runs (default: $KOPT_RUNS or ./runs)"}},
+           {"--out", "Folder of runs (default: $KOPT_RUNS or ./runs)"},
+           kVerbose},
           run_resume};
 }
 

@@ -52,6 +52,7 @@ StatusLine::~StatusLine() {
 void StatusLine::update(const std::string& text) {
   std::lock_guard<std::mutex> lock(mutex_);
   text_ = text;
+  detail_.clear();
   since_ = std::chrono::steady_clock::now();
   if (smart_) {
     draw();
@@ -60,6 +61,19 @@ void StatusLine::update(const std::string& text) {
     std::fflush(stderr);
   }
   shown_ = true;
+}
+
+void StatusLine::detail(const std::string& detail) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  detail_ = detail;
+  if (smart_ && shown_) draw();
+}
+
+void StatusLine::print_above(const std::string& line) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  std::fprintf(stderr, smart_ && shown_ ? "\r\033[K%s\n" : "%s\n", line.c_str());
+  if (smart_ && shown_) draw();
+  std::fflush(stderr);
 }
 
 void StatusLine::clear() {
@@ -74,6 +88,7 @@ void StatusLine::clear() {
 void StatusLine::draw() {
   const auto elapsed = std::chrono::steady_clock::now() - since_;
   std::string line = text_;
+  if (!detail_.empty()) line += " · " + detail_;
   if (elapsed >= std::chrono::seconds(1)) line += " · " + elapsed_text(elapsed);
   const size_t width = columns();
   // Cut at a character boundary: the line holds multi-byte characters ("·").

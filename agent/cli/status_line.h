@@ -18,8 +18,13 @@ class StatusLine {
   ~StatusLine();
   StatusLine(const StatusLine&) = delete;
   StatusLine& operator=(const StatusLine&) = delete;
-  /// Replaces the status text.
+  /// Replaces the status text (and drops its detail).
   void update(const std::string& text);
+  /// Shows `detail` after the text until the next update ("analyst writing · 412 tokens");
+  /// on a terminal only, where it replaces itself instead of adding a line.
+  void detail(const std::string& detail);
+  /// Prints `line` as normal output above the status line, which stays below it.
+  void print_above(const std::string& line);
   /// Clears the line (terminal) so that normal output can follow.
   void clear();
 
@@ -31,6 +36,7 @@ class StatusLine {
   bool shown_ = false;
   bool stopping_ = false;
   std::string text_;
+  std::string detail_;
   std::chrono::steady_clock::time_point since_;
   std::mutex mutex_;
   std::condition_variable wake_;

@@ -31,8 +31,20 @@ LiveEffects::LiveEffects(llm::LlmBackend& backend, ToolRegistry& registry,
       bench_(bench),
       timing_budget_(timing_budget) {}
 
-Result<llm::ChatResponse> LiveEffects::chat(const std::string&, const llm::ChatRequest& request) {
-  return backend_.chat(request);
+Result<llm::ChatResponse> LiveEffects::chat(const std::string& role,
+                                            const llm::ChatRequest& request) {
+  if (!text_sink_) return backend_.chat(request);
+  text_sink_(role, {});
+  llm::ChatOptions options;
+  options.stream = true;
+  options.on_text = [this, &role](std::string_view delta) { text_sink_(role, delta); };
+  auto answer = backend_.chat(request, options);
+  text_sink_({}, {});
+  return answer;
+}
+
+void LiveEffects::stream_text_to(std::function<void(const std::string&, std::string_view)> sink) {
+  text_sink_ = std::move(sink);
 }
 
 ToolResult LiveEffects::tool(const std::string&, const std::string& name, const Json& arguments,

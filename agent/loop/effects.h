@@ -4,8 +4,10 @@
 // decisions depend only on what Effects returns, which is what makes replay exact.
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "agent/llm/backend.h"
@@ -55,9 +57,13 @@ class LiveEffects : public Effects {
   Json compare(const std::string& candidate, const std::string& source, const std::string& baseline,
                const std::string& baseline_source) override;
   void prebuild(const std::vector<std::string>& sources) override;
+  /// Streams every model call from now on, its text to `sink` (role, then the pieces); an
+  /// empty sink asks for whole answers again.
+  void stream_text_to(std::function<void(const std::string&, std::string_view)> sink);
 
  private:
   llm::LlmBackend& backend_;
+  std::function<void(const std::string&, std::string_view)> text_sink_;
   ToolRegistry& registry_;
   EvaluationExecutor& executor_;
   const Benchmark& bench_;

@@ -184,7 +184,7 @@ Result<std::unique_ptr<Assembly>> reopen(const RunRecord& record, bool live) {
 }  // namespace
 
 Result<RunReport> start_run(const RunConfig& config, const fs::path& runs_root,
-                            const StatusFn& status) {
+                            const StatusFn& status, const ModelTextFn& model_text) {
   auto a = assemble(config, true);
   if (!a) return a.error();
   auto record = RunRecord::create(runs_root, (*a)->bench.name, run_info(**a));
@@ -194,10 +194,12 @@ Result<RunReport> start_run(const RunConfig& config, const fs::path& runs_root,
   EventStream stream(StreamMode::record, &*log);
   LiveEffects effects(*(*a)->backend, *(*a)->registry, *(*a)->evaluator, (*a)->bench,
                       config.timing_budget);
+  effects.stream_text_to(model_text);
   return drive(**a, *record, effects, stream, status);
 }
 
-Result<RunReport> resume_run(const fs::path& run_dir, const StatusFn& status) {
+Result<RunReport> resume_run(const fs::path& run_dir, const StatusFn& status,
+                             const ModelTextFn& model_text) {
   auto record = RunRecord::open(run_dir);
   if (!record) return record.error();
   if (auto st = record->lock_for_writing("kopt resume"); !st) return st.error();
@@ -215,6 +217,7 @@ Result<RunReport> resume_run(const fs::path& run_dir, const StatusFn& status) {
   EventStream stream(StreamMode::resume, &*log, events);
   LiveEffects live(*(*a)->backend, *(*a)->registry, *(*a)->evaluator, (*a)->bench,
                    (*a)->config.timing_budget);
+  live.stream_text_to(model_text);
   RecordedEffects effects(events, &live);
   (void)record->set_status("running", "resumed");
   return drive(**a, *record, effects, stream, status);

@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <functional>
 #include <string>
+#include <string_view>
 
 #include "agent/loop/config.h"
 #include "agent/loop/orchestrator.h"
@@ -16,6 +17,12 @@ namespace kopt {
 /// best 1.84x").
 using StatusFn = std::function<void(const std::string&)>;
 
+/// Receives a model's answer as it is written: an empty `delta` when an answer of `role`
+/// ("analyst", "optimizer") starts, then its text piece by piece, then an empty role and delta
+/// when it has ended. Given, live model calls are streamed; nothing of it changes what the
+/// model is asked or what the run records.
+using ModelTextFn = std::function<void(const std::string& role, std::string_view delta)>;
+
 /// The result of a run as the commands report it.
 struct RunReport {
   std::filesystem::path dir;
@@ -24,11 +31,12 @@ struct RunReport {
 
 /// Starts a new run under `runs_root`.
 Result<RunReport> start_run(const RunConfig& config, const std::filesystem::path& runs_root,
-                            const StatusFn& status);
+                            const StatusFn& status, const ModelTextFn& model_text = {});
 
 /// Continues an interrupted run: recorded events are verified, then the loop goes on live (a
 /// model call that failed is made again). Refused while another process writes the run.
-Result<RunReport> resume_run(const std::filesystem::path& run_dir, const StatusFn& status);
+Result<RunReport> resume_run(const std::filesystem::path& run_dir, const StatusFn& status,
+                             const ModelTextFn& model_text = {});
 
 /// Re-runs the loop on the recorded model responses and tool results and compares the new
 /// event stream with the recorded one (apart from times). An Error means the run could not be

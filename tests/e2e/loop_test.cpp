@@ -319,6 +319,52 @@ TEST_F(LoopTest, KilledRunResumesLosingNothing) {
   EXPECT_EQ(replay.exit_code, 0) << replay.output;
 }
 
+// The analyst's answer as an OpenAI stream of `pieces` (server-sent events), usage last.
+Reply streamed_answer(const std::vector<std::string>& pieces) {
+  Reply reply;
+  reply.content_type = "text/event-stream";
+  auto event = [](const Json& chunk) { return "data: " + dump_json(chunk) + "\n\n"; };
+  for (const auto& piece : pieces)
+    reply.chunks.push_back(event({{"id", "chatcmpl-test"},
+                                  {"object", "chat.completion.chunk"},
+                                  {"choices", {{{"index", 0}, {"delta", {{"content", piece}}}}}}}));
+  reply.chunks.push_back(
+      event({{"id", "chatcmpl-test"},
+             {"object", "chat.completion.chunk"},
+             {"choices", {{{"index", 0}, {"delta", Json::object()}, {"finish_reason", "stop"}}}}}));
+  reply.chunks.push_back(event({{"id", "chatcmpl-test"},
+                                {"object", "chat.completion.chunk"},
+                                {"choices", Json::array()},
+                                {"usage", {{"prompt_tokens", 1200}, {"completion_tokens", 30}}}}));
+  reply.chunks.push_back("data: [DONE]\n\n");
+  return reply;
+}
+
+// --verbose streams the model's answers and shows them as they come, each under its role; the
+// run records the same analysis a run without it would.
+TEST_F(LoopTest, VerboseShowsTheModelsAnswersAsTheyAreWritten) {
+  server_->set_handler([](const Received& request) {
+    const Json body = Json::parse(request.body);
+    const bool analyst =
+        body["messages"][0].value("content", "").find("performance analyst") != std::string::npos;
+    if (!analyst || !body.value("stream", false)) return scripted_model(request);
+    return streamed_answer(
+        {"Diagnosis: the hot line rec", "omputes invariant work.\nPl", "an:\n1. Hoist it."});
+  });
+  std::vector<std::string> args = run_args("licm");
+  args.push_back("--verbose");
+  ProcessResult run = kopt(args);
+  ASSERT_EQ(run.exit_code, 0) << run.output;
+  for (const char* shown : {"── analyst ──\nDiagnosis: the hot line recomputes invariant work.\n"
+                            "Plan:\n1. Hoist it.\n",
+                            "── optimizer ──"})
+    EXPECT_NE(run.output.find(shown), std::string::npos) << shown << "\n" << run.output;
+  const std::string events = read_file(newest_run("licm") / "events.jsonl").value();
+  EXPECT_NE(events.find("Hoist it."), std::string::npos) << "the streamed analysis is recorded";
+  ProcessResult replay = kopt({"replay", newest_run("licm").string()});
+  EXPECT_EQ(replay.exit_code, 0) << replay.output;
+}
+
 TEST_F(LoopTest, AnEmptyRunStillReports) {
   // A run whose process died before its first event: run.json and the events' header only.
   std::filesystem::path dir;
