@@ -31,6 +31,11 @@ std::vector<OptionSpec> run_options() {
        "prompt, no tools), guided (one knowledge-base technique per attempt) or auto (guided for "
        "the local model, marco otherwise)",
        "auto"},
+      {"--promotion",
+       "How a significant win over the original replaces an earlier best: head-to-head (timed "
+       "against it in one alternated evaluation, kept when significantly faster) or interval (its "
+       "interval over the original above the best's point estimate; the rule before head-to-head)",
+       "head-to-head"},
       {"--out", "Folder of runs (default: $KOPT_RUNS or ./runs)"},
       {"--suite", "Folder holding benchmark folders (default: kopt's own suite)", "", false, false,
        "KOPT_SUITE"},
@@ -62,6 +67,9 @@ RunConfig read_run_config(const Args& args, const std::string& benchmark) {
   if (c.strategy == "auto") c.strategy = default_strategy(c.llm);
   if (!known_strategy(c.strategy))
     throw UsageError{"--strategy must be marco, direct, guided or auto"};
+  c.promotion = args.get("promotion");
+  if (c.promotion != "head-to-head" && c.promotion != "interval")
+    throw UsageError{"--promotion must be head-to-head or interval"};
   return c;
 }
 

@@ -12,7 +12,8 @@ namespace kopt::cli {
 
 /// --llm, --iterations, --candidates, --seed, --target-speedup, --roofline-fraction,
 /// --budget-tokens, --budget-usd,
-/// --patience, --timing-budget, --temperature, --out, --suite, --no-sandbox.
+/// --patience, --timing-budget, --temperature, --max-tokens, --edit-format, --strategy,
+/// --promotion, --out, --suite, --no-sandbox.
 std::vector<OptionSpec> run_options();
 
 /// The configuration those options describe, for `benchmark`.

@@ -71,7 +71,9 @@ std::vector<BadInput> run_option_cases(const std::string& command) {
                      {"max-tokens", "-1", "between 1 and"},
                      {"max-tokens", "0", "between 1 and"},
                      {"max-tokens", "4294967297", "between 1 and"},
-                     {"max-tokens", "2.5", "an integer"}};
+                     {"max-tokens", "2.5", "an integer"},
+                     {"promotion", "best", "head-to-head or interval"},
+                     {"strategy", "smart", "marco, direct, guided or auto"}};
   const std::string target = command == "run" ? "licm" : "@/one_suite";
   std::vector<BadInput> cases;
   for (const auto& b : bad)
@@ -92,6 +94,7 @@ std::vector<BadInput> corpus() {
       {{"run", "licm", "--llm", "openai:m"}, F, "OPENAI_API_KEY is not set"},
       {{"run", "no-such-benchmark"}, F, "unknown benchmark 'no-such-benchmark'"},
       {{"llm", "ping", "--llm", "bogus"}, F, "unknown LLM spec"},
+      {{"lsit"}, U, "no command 'lsit'; the commands are list, new, eval"},
       {{"llm", "ping", "--llm", "openai:m"}, F, "OPENAI_API_KEY is not set"},
       {{"llm", "ping", "--llm", "anthropic:"}, F, "needs a value after 'anthropic:'"},
       {{"llm", "chat", "--llm", "exec:true", "--max-tokens", "-1", "hi"}, U, "between"},
