@@ -35,6 +35,8 @@ Json to_json(const RunConfig& c) {
   // "marco" is left out: it is what a record without the field means (records made before
   // strategies), so those replay to the very same run_started event.
   if (c.strategy != "marco") json["strategy"] = c.strategy;
+  // Likewise "all" for the remarks (records made before they were ranked).
+  if (c.remarks != "all") json["remarks"] = c.remarks;
   return json;
 }
 
@@ -81,6 +83,9 @@ Result<RunConfig> config_from_json(const Json& j) {
     if (c.promotion != "head-to-head" && c.promotion != "interval")
       return fail("run configuration: promotion must be head-to-head or interval, not '" +
                   c.promotion + "'");
+    c.remarks = j.value("remarks", std::string("all"));  // Absent: an older record.
+    if (c.remarks != "ranked" && c.remarks != "all")
+      return fail("run configuration: remarks must be ranked or all, not '" + c.remarks + "'");
   } catch (const Json::exception& e) {
     // what() starts "[json.exception.type.N] "; the reader wants only what is wrong.
     const std::string what = e.what();

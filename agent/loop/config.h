@@ -44,6 +44,10 @@ struct RunConfig {
   /// it) or "interval" (its interval over the original above the best's point estimate, measured
   /// at another moment: the rule of records made before head-to-head promotion).
   std::string promotion = "head-to-head";
+  /// Which compiler remarks the analyst is shown: "ranked" (those on the profile's hot lines
+  /// first, hottest first, then the rest by line, within a budget that says what it left out)
+  /// or "all" (every remark in the compiler's order: records made before ranking).
+  std::string remarks = "ranked";
 };
 
 /// The edit format a run uses when none is given: whole files for every backend (the local

@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include "agent/loop/remarks.h"
 #include "agent/loop/roles.h"
 #include "util/files.h"
 #include "util/hash.h"
@@ -123,6 +124,7 @@ Status Orchestrator::refresh_evidence(LoopState& state, int iteration) {
     const Json arguments = {{"variant", "current"}};
     ToolResult result = s_.effects->tool("kopt", name, arguments, *s_.tool_context);
     (std::string(name) == "profile" ? state.profile : state.roofline) = result.text;
+    if (std::string(name) == "profile") state.hot_lines = hot_lines(result.data);
     if (std::string(name) == "roofline") state.roof_fraction = roof_fraction(result);
     if (auto st = s_.events->emit(tool_call_event("kopt", iteration, name, arguments, result)); !st)
       return st;

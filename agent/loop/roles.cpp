@@ -7,6 +7,7 @@
 
 #include "agent/loop/edits.h"
 #include "agent/loop/loop_tools.h"
+#include "agent/loop/remarks.h"
 #include "tools/knowledge/knowledge_base.h"
 #include "util/files.h"
 #include "util/strings.h"
@@ -134,8 +135,11 @@ Turn run_analyst(LoopServices& s, const Benchmark& bench, const LoopState& state
   values["optimizer_results"] =
       state.optimizer_results.empty() ? "(none)" : join(state.optimizer_results, "\n");
   // While the original is the best, its own remarks, from the run's first evaluation.
-  values["remarks"] =
-      or_none(state.best_id == "original" ? state.reference.original_remarks : state.best.remarks);
+  const std::string& remarks =
+      state.best_id == "original" ? state.reference.original_remarks : state.best.remarks;
+  values["remarks"] = or_none(s.config->remarks == "ranked"
+                                  ? ranked_remarks(remarks, state.hot_lines, kRemarksBudget)
+                                  : remarks);
   values["profile"] = state.profile;
   values["roofline"] = state.roofline;
   auto system = s.prompts->render("analyst.system", values);

@@ -40,6 +40,8 @@ struct LoopState {
   std::vector<std::string> optimizer_results;
   std::string evidence_for;  ///< Candidate id the profile and roofline below describe.
   std::string profile = "(not profiled)";
+  /// The profile's source lines of the kernel with their share of the time, hottest first.
+  std::vector<std::pair<int, double>> hot_lines;
   std::string roofline = "(not classified)";
   double roof_fraction =
       0;  ///< Of the bound the best sits under, measured by `roofline`; 0: unknown.

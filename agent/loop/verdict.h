@@ -32,9 +32,9 @@ struct CandidateVerdict {
   std::vector<OutputError> errors;  ///< The largest error of each output over every check.
   double rtol = 0;                  ///< The tolerance the check held the outputs to.
   double atol = 0;
-  std::string remarks;    ///< Compiler remarks of the build.
+  std::string remarks;           ///< Compiler remarks of the build.
   std::string original_remarks;  ///< The original's, from the same evaluation.
-  std::string build_log;  ///< Compiler output when it failed.
+  std::string build_log;         ///< Compiler output when it failed.
 
   bool correct() const;
   /// A significant win over the original.

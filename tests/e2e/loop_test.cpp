@@ -168,6 +168,9 @@ TEST_F(LoopTest, KeepsTheFasterKernelReplaysItCatchesTamperingAndReports) {
   ASSERT_NE(at, std::string::npos);
   EXPECT_NE(events.substr(at + remarks.size(), 6), "(none)")
       << "the original's remarks are missing";
+  // Those about the profile's hottest line come first (licm's inner loop has remarks).
+  EXPECT_EQ(events.substr(at + remarks.size(), 5), "Line ")
+      << events.substr(at + remarks.size(), 600);
 
   ProcessResult replay = kopt({"replay", dir.string()});
   EXPECT_EQ(replay.exit_code, 0) << replay.output;
