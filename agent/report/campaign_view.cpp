@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <tuple>
 
 #include "tools/eval/stats.h"
 
@@ -97,6 +98,11 @@ std::vector<Group> group_runs(const std::vector<Json>& lines) {
     if (same == groups.end()) same = groups.insert(groups.end(), {bench, llm, strategy, {}});
     same->runs.push_back(line);
   }
+  // By benchmark, model and strategy: the index is in the order runs finished, which runs side
+  // by side (--jobs, Slurm) interleave.
+  std::stable_sort(groups.begin(), groups.end(), [](const Group& a, const Group& b) {
+    return std::tie(a.benchmark, a.llm, a.strategy) < std::tie(b.benchmark, b.llm, b.strategy);
+  });
   return groups;
 }
 
