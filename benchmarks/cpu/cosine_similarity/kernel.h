@@ -1,5 +1,5 @@
 // All-pairs cosine similarity of n embeddings of dimension d (emb is row-major n x d, no row
-// is zero): sim[i * n + j] = dot(e_i, e_j) / (|e_i| * |e_j|) for every i and j.
+// is zero): sim[i * n + j] = dot(e_i, e_j) / (|e_i| * |e_j|) for every i and j. 1 <= d <= 1024.
 #pragma once
 
 void cosine_similarity(const double* emb, long n, int d, double* sim);
