@@ -11,9 +11,9 @@
 // products instead: the embeddings are transposed once (column j of E^T in the lanes), and a
 // register tile of kRows x kCols dot products advances one k at a time, each step one broadcast
 // of E[i][k] and one FMA per accumulator vector. Every dot product is still added in k order,
-// exactly the original's sum, and there are no horizontal reductions. Only tiles that reach
-// the diagonal or above are computed; each result also fills its mirror entry (the products
-// commute, so sim stays exactly symmetric).
+// as the original adds it (up to fused multiply-add rounding), and there are no horizontal
+// reductions. Only tiles that reach the diagonal or above are computed; each result also fills
+// its mirror entry (the products commute, so sim stays exactly symmetric).
 
 namespace {
 
