@@ -43,23 +43,20 @@ struct Batch {
 // where inserting element by element takes 8 loads and 7 inserts per vector.
 void transpose8(const double* src, long stride, Lanes out[8]) {
   static_assert(kLanes == 8);
-  const LaneMask even = {0, 8, 2, 10, 4, 12, 6, 14}, odd = {1, 9, 3, 11, 5, 13, 7, 15};
-  const LaneMask low_pairs = {0, 1, 8, 9, 4, 5, 12, 13}, high_pairs = {2, 3, 10, 11, 6, 7, 14, 15};
-  const LaneMask low_half = {0, 1, 2, 3, 8, 9, 10, 11}, high_half = {4, 5, 6, 7, 12, 13, 14, 15};
   Lanes row[8], t[8], u[8];
   for (int l = 0; l < 8; ++l) std::memcpy(&row[l], src + l * stride, sizeof(Lanes));
   for (int i = 0; i < 8; i += 2) {  // t[i]: even columns of rows i, i+1; t[i+1]: odd columns
-    t[i] = __builtin_shuffle(row[i], row[i + 1], even);
-    t[i + 1] = __builtin_shuffle(row[i], row[i + 1], odd);
+    t[i] = __builtin_shufflevector(row[i], row[i + 1], 0, 8, 2, 10, 4, 12, 6, 14);
+    t[i + 1] = __builtin_shufflevector(row[i], row[i + 1], 1, 9, 3, 11, 5, 13, 7, 15);
   }
   for (int i = 0; i < 8; i += 4)  // u[i+j]: columns j and j+4 of rows i..i+3
     for (int j = 0; j < 2; ++j) {
-      u[i + j] = __builtin_shuffle(t[i + j], t[i + 2 + j], low_pairs);
-      u[i + 2 + j] = __builtin_shuffle(t[i + j], t[i + 2 + j], high_pairs);
+      u[i + j] = __builtin_shufflevector(t[i + j], t[i + 2 + j], 0, 1, 8, 9, 4, 5, 12, 13);
+      u[i + 2 + j] = __builtin_shufflevector(t[i + j], t[i + 2 + j], 2, 3, 10, 11, 6, 7, 14, 15);
     }
   for (int j = 0; j < 4; ++j) {
-    out[j] = __builtin_shuffle(u[j], u[4 + j], low_half);
-    out[j + 4] = __builtin_shuffle(u[j], u[4 + j], high_half);
+    out[j] = __builtin_shufflevector(u[j], u[4 + j], 0, 1, 2, 3, 8, 9, 10, 11);
+    out[j + 4] = __builtin_shufflevector(u[j], u[4 + j], 4, 5, 6, 7, 12, 13, 14, 15);
   }
 }
 
