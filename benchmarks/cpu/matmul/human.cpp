@@ -4,7 +4,7 @@
 #include "kernel.h"
 
 // Blocked matrix product in the usual BLAS shape: a register tile of C (kRows x kCols
-// accumulators) is updated from a packed kDepth x kCols panel of B (in L1) and kRows rows of A,
+// accumulators) is updated from a packed kDepth x kCols panel of B (in L1/L2) and kRows rows of A,
 // one broadcast of A and one fused multiply-add per accumulator vector per k. The tile is as
 // large as the register file allows (with AVX-512, 8 rows x 3 vectors = 24 accumulators, enough
 // independent FMAs to cover their latency on both pipes), and every tile, edges included, runs
