@@ -14,6 +14,7 @@
 #include "agent/cluster/slurm.h"
 #include "agent/llm/secrets.h"
 #include "agent/loop/session.h"
+#include "agent/report/campaign_view.h"
 #include "tools/benchmark/benchmark.h"
 #include "util/file_lock.h"
 #include "util/files.h"
@@ -326,6 +327,12 @@ int run_campaign(const Args& args) {
     rows.push_back(row_of(line));
     std::fprintf(stderr, "%s\n", rows.back().c_str());
   }
+  if (args.flag("json")) {  // What `kopt compare DIR --json` prints of the folder now.
+    auto all = read_index(folder);
+    if (!all) throw UsageError{all.error().message};
+    fmt::print("{}\n", dump_json(compare_campaign(latest_per_cell(*all)), 2));
+    return failed ? kExitFailed : kExitOk;
+  }
   fmt::print("{:<48} {:>12} {:>24} {:>24} {:>8}  {}\n", "RUN OF", "ORIGINAL", "HUMAN", "BEST FOUND",
              "VS HUMAN", "FOLDER");
   for (const auto& row : rows) fmt::print("{}\n", row);
@@ -358,7 +365,9 @@ CommandSpec campaign_command() {
       {"--resubmit",
        "Slurm: how many times to submit the unfinished runs again when the cluster ended the "
        "allocation (time limit, preemption, node failure)",
-       "2"}};
+       "2"},
+      {"--json", "Print the campaign's comparison as JSON (as kopt compare DIR --json does)", "",
+       true}};
   for (auto o : run_options()) {
     if (o.name == "--suite") continue;
     // The experiment's dimensions: every combination of them is run.

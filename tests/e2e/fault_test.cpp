@@ -303,8 +303,14 @@ TEST_F(FaultTest, ACampaignRunsEveryStrategyAndSeedGiven) {
   ProcessResult r =
       kopt({"campaign", suite.path().string(), "--llm", "openai:scripted", "--strategy", "direct",
             "--strategy", "guided", "--seed", "3", "--seed", "4", "--iterations", "1",
-            "--timing-budget", "0", "--into", campaign.string()});
+            "--timing-budget", "0", "--into", campaign.string(), "--json"});
   ASSERT_EQ(r.exit_code, 0) << r.output;
+  // --json prints what kopt compare --json prints: a row per benchmark x model x strategy.
+  const Json comparison = test::last_json(r.output);
+  ASSERT_EQ(comparison["rows"].size(), 2u) << r.output;
+  EXPECT_EQ(comparison["rows"][0]["strategy"], "direct");
+  EXPECT_EQ(comparison["rows"][1]["strategy"], "guided");
+  EXPECT_EQ(comparison["rows"][0]["runs"], 2);
   auto index = read_file(campaign / "index.jsonl");
   ASSERT_TRUE(index.ok());
   std::set<std::pair<std::string, uint64_t>> cells;
