@@ -96,7 +96,6 @@ void print_human(const Benchmark& bench, const Evaluation& e) {
     print_timing(e);
   }
   fmt::print("verdict    {}\n", one_line(e));
-  if (e.program && !e.correct()) fmt::print("           ({})\n", kProgramCaveat);
 }
 
 int exit_code(const Evaluation& e) {

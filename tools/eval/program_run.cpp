@@ -49,6 +49,14 @@ SandboxPolicy run_policy(const ExecutionContext& ctx, int timeout_s) {
   return policy;
 }
 
+// The end of a program's output on one line ("a | b | c"), for a one-line reason.
+std::string output_end(const std::string& output) {
+  std::string text;
+  for (const auto& line : split(trim(tail(output, 300)), '\n'))
+    if (!trim(line).empty()) text += (text.empty() ? "" : " | ") + trim(line);
+  return text.empty() ? "" : "; its output ends: " + text;
+}
+
 }  // namespace
 
 ProgramSide::ProgramSide(const ExecutionContext& ctx, const Benchmark& bench)
@@ -103,10 +111,9 @@ ProgramRun ProgramSide::run() {
 
 std::string run_failure(const ProgramSpec& spec, const ProgramRun& run, std::string& category) {
   const ProcessResult& p = run.process;
-  const std::string last = trim(tail(p.output, 300));
   if (!p.succeeded()) {
     category = p.timed_out ? "timeout" : "crash";
-    return "the program " + p.describe() + (last.empty() ? "" : "; its output ends: " + last);
+    return "the program " + p.describe() + output_end(p.output);
   }
   if (spec.check.pass_regex.empty()) return "";
   const std::regex pass(spec.check.pass_regex);
@@ -114,7 +121,7 @@ std::string run_failure(const ProgramSpec& spec, const ProgramRun& run, std::str
     if (std::regex_search(line, pass)) return "";
   category = "wrong";
   return "no line of its output matches the PASS regex '" + spec.check.pass_regex + "'" +
-         (last.empty() ? "" : "; its output ends: " + last);
+         output_end(p.output);
 }
 
 std::string compare_failure(const ExecutionContext& ctx, const Benchmark& bench,
@@ -136,9 +143,8 @@ std::string compare_failure(const ExecutionContext& ctx, const Benchmark& bench,
                  {"KOPT_ORIGINAL_OUTPUT", want.string()},
                  {"KOPT_CANDIDATE_OUTPUT", got.string()}});
   if (compared.succeeded()) return "";
-  const std::string said = trim(tail(compared.output, 300));
   return "the compare command (" + command + ") says the outputs differ (" + compared.describe() +
-         ")" + (said.empty() ? "" : ": " + said);
+         ")" + output_end(compared.output);
 }
 
 std::optional<double> printed_seconds(const std::string& regex, const std::string& output) {
