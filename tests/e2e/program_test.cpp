@@ -195,6 +195,10 @@ TEST(ProgramTest, ARunKeepsTheFasterProgram) {
   EXPECT_NE(events.find("matches the PASS regex `^PASS$`"), std::string::npos);
   EXPECT_NE(events.find("not available for a whole program"), std::string::npos);
   EXPECT_NE(events.find(R"("verdict_strength":"program")"), std::string::npos);
+  // The recorded run replays: the bundle is one source like any kernel file.
+  ProcessResult replay = test::run_kopt({"replay", dir.string()});
+  EXPECT_EQ(replay.exit_code, 0) << replay.output;
+  EXPECT_NE(replay.output.find("replay verified"), std::string::npos) << replay.output;
 }
 
 }  // namespace kopt
