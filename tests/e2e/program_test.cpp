@@ -100,6 +100,16 @@ TEST(ProgramTest, TheWrongSolverFailsTheCompareCommandAlone) {
   EXPECT_NE(verdict_field(doc, "reason").find("checksum: want"), std::string::npos);
 }
 
+// A product kept in a file of the run's folder would make every later run a file read; each run
+// gets a fresh copy of the built folder (and fresh inputs), so it is never there.
+TEST(ProgramTest, AnAnswerKeptOnDiskBetweenRunsEarnsNothing) {
+  ProcessResult result = eval_program("remembers");
+  const Json doc = test::last_json(result.output);
+  EXPECT_TRUE(verdict_field(doc, "status") == "not-faster" ||
+              verdict_field(doc, "status") == "slower")
+      << doc["verdict"].dump();
+}
+
 TEST(ProgramTest, ABuildFailureGivesTheFirstCompilerError) {
   ProcessResult result = eval_program("broken");
   EXPECT_EQ(result.exit_code, 1) << result.output;

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "tools/eval/program_run.h"
+#include "util/entropy.h"
 #include "util/strings.h"
 #include "util/timing_lease.h"
 
@@ -65,8 +66,8 @@ bool build_all(const ExecutionContext& ctx, const Benchmark& bench, const EvalRe
 // One run of each side, checked by the program's check and compared; fills e.check.
 bool check_runs(const ExecutionContext& ctx, const Benchmark& bench, Programs& p, Evaluation& e) {
   const TimingLease work("kopt: checking " + bench.name, -1, LeaseKind::work);
-  const ProgramRun original = p.original->run();
-  const ProgramRun candidate = p.candidate->run();
+  const ProgramRun original = p.original->run(e.check_seeds.front());
+  const ProgramRun candidate = p.candidate->run(e.check_seeds.front());
   e.program->original_output = tail(original.process.output, 2000);
   e.program->candidate_output = tail(candidate.process.output, 2000);
   ++e.program->runs_checked;
@@ -93,10 +94,10 @@ bool check_runs(const ExecutionContext& ctx, const Benchmark& bench, Programs& p
   return check.ok;
 }
 
-// One timed run; false (with `out` failed) when it fails the program's check.
-bool timed_run(ProgramSide& side, bool is_candidate, const ProgramSpec& spec, TimingOutcome& out,
-               ProgramRecord& record) {
-  const ProgramRun run = side.run();
+// One timed run on `seed`; false (with `out` failed) when it fails the program's check.
+bool timed_run(ProgramSide& side, bool is_candidate, uint64_t seed, const ProgramSpec& spec,
+               TimingOutcome& out, ProgramRecord& record) {
+  const ProgramRun run = side.run(seed);
   std::string category;
   if (std::string why = run_failure(spec, run, category); !why.empty()) {
     out.ok = false;
@@ -117,13 +118,25 @@ bool timed_run(ProgramSide& side, bool is_candidate, const ProgramSpec& spec, Ti
   return true;
 }
 
-// A pair of runs in alternating order (baseline first in even pairs); its log-ratio.
-bool timed_pair(Programs& p, const ProgramSpec& spec, TimingOutcome& out, ProgramRecord& record) {
+// A pair of runs on one fresh seed in alternating order (baseline first in even pairs), their
+// outputs compared; its log-ratio.
+bool timed_pair(const ExecutionContext& ctx, const Benchmark& bench, Programs& p,
+                TimingOutcome& out, ProgramRecord& record) {
   const bool candidate_first = out.rounds % 2 == 1;
+  const uint64_t seed = unpredictable_u64();
   for (int k = 0; k < 2; ++k) {
     const bool candidate = (k == 0) == candidate_first;
-    if (!timed_run(candidate ? *p.candidate : p.timing_baseline(), candidate, spec, out, record))
+    if (!timed_run(candidate ? *p.candidate : p.timing_baseline(), candidate, seed, bench.program,
+                   out, record))
       return false;
+  }
+  if (std::string why =
+          compare_failure(ctx, bench, p.timing_baseline().last_run(), p.candidate->last_run());
+      !why.empty()) {
+    out.ok = false;
+    out.category = "wrong";
+    out.reason = "in timed pair " + std::to_string(out.rounds + 1) + ", " + why;
+    return false;
   }
   out.log_ratios.push_back(std::log(out.baseline.back()[0] / out.candidate.back()[0]));
   ++out.rounds;
@@ -145,19 +158,19 @@ TimingOutcome fresh_outcome(const TimingOptions& options) {
   return out;
 }
 
-TimingOutcome time_programs(const Benchmark& bench, Programs& p, const TimingOptions& options,
-                            ProgramRecord& record) {
+TimingOutcome time_programs(const ExecutionContext& ctx, const Benchmark& bench, Programs& p,
+                            const TimingOptions& options, ProgramRecord& record) {
   const TimingLease lease("kopt: timing " + bench.name);
   const auto start = Clock::now();
   // Warm-up: one pair, checked, not counted (the page cache, the binaries' first load).
   TimingOutcome warm = fresh_outcome(options);
   ProgramRecord unused;
-  if (!timed_pair(p, bench.program, warm, unused)) return warm;
+  if (!timed_pair(ctx, bench, p, warm, unused)) return warm;
   ++record.runs_checked;
   TimingOutcome out = fresh_outcome(options);
   out.warmup = 1;
   const auto timed_start = Clock::now();
-  while (timed_pair(p, bench.program, out, record)) {
+  while (timed_pair(ctx, bench, p, out, record)) {
     const double elapsed = std::chrono::duration<double>(Clock::now() - timed_start).count();
     if (look_due(out, options, elapsed) && take_look(out, options, elapsed)) break;
   }
@@ -191,7 +204,7 @@ void evaluate_program(const ExecutionContext& ctx, const Benchmark& bench,
   if (!request.time)
     return set_verdict(e, verdict::kCorrect, "", "passes the program's check (not timed)");
   progress("time");
-  e.timing = time_programs(bench, programs, request.timing, *e.program);
+  e.timing = time_programs(ctx, bench, programs, request.timing, *e.program);
   judge_timing(e);
 }
 

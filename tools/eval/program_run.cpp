@@ -90,7 +90,7 @@ BuildOutcome ProgramSide::build() {
   return outcome;
 }
 
-ProgramRun ProgramSide::run() {
+ProgramRun ProgramSide::run(uint64_t seed) {
   ProgramRun result;
   result.folder = root_.path() / "run";
   std::error_code ec;
@@ -102,10 +102,11 @@ ProgramRun ProgramSide::run() {
   }
   share_workspace(result.folder, ctx_.policy);
   const int timeout = bench_.program.run_timeout;
-  result.process =
-      run_shell(ctx_, run_policy(ctx_, timeout), result.folder, bench_.program.run, timeout);
+  result.process = run_shell(ctx_, run_policy(ctx_, timeout), result.folder, bench_.program.run,
+                             timeout, {{"KOPT_SEED", std::to_string(seed)}});
   if (!bench_.program.region_regex.empty())
     result.region_seconds = printed_seconds(bench_.program.region_regex, result.process.output);
+  last_ = result;
   return result;
 }
 

@@ -4,6 +4,7 @@
 // writes reaches the next), its wall time taken by kopt from outside the program's process.
 #pragma once
 
+#include <cstdint>
 #include <filesystem>
 #include <map>
 #include <optional>
@@ -34,13 +35,17 @@ class ProgramSide {
   Status stage(const std::map<std::string, std::string>& files);
   /// Runs the build command in the staged folder; the failure is its first compiler error.
   BuildOutcome build();
-  /// Runs the run command in a fresh copy of the built folder.
-  ProgramRun run();
+  /// Runs the run command in a fresh copy of the built folder, with $KOPT_SEED set to `seed`
+  /// (a program that reads it makes its inputs from it: both sides of a pair get the same).
+  ProgramRun run(uint64_t seed);
+  /// The latest run (its folder is still there).
+  const ProgramRun& last_run() const { return last_; }
 
  private:
   const ExecutionContext& ctx_;
   const Benchmark& bench_;
   TempDir root_;  ///< built/ and run/, the same path lengths on every side.
+  ProgramRun last_;
 };
 
 /// Why a run fails the program's own check (its exit, then pass_regex on some line of its
