@@ -81,6 +81,9 @@ void print_program(const Evaluation& e) {
         "printed    {:.3f}x by the times the programs print (not trusted: the candidate's "
         "own claim)\n",
         p.region_speedup);
+  if (p.region_over_wall > 0)
+    fmt::print("           {} candidate runs printed a time longer than the whole run took\n",
+               p.region_over_wall);
 }
 
 void print_human(const Benchmark& bench, const Evaluation& e) {

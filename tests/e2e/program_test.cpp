@@ -8,6 +8,7 @@
 
 #include "../llm/fake_api_server.h"
 #include "../support/kopt_cli.h"
+#include "tools/eval/evaluation.h"
 #include "util/files.h"
 
 namespace kopt {
@@ -110,6 +111,16 @@ TEST(ProgramTest, AnAnswerKeptOnDiskBetweenRunsEarnsNothing) {
       << doc["verdict"].dump();
 }
 
+// The candidate's process prints the region time, so it can print anything: the verdict is the
+// wall time kopt measures, and the printed claim is recorded as untrusted.
+TEST(ProgramTest, APrintedTimeNeverDecides) {
+  ProcessResult result = eval_program("liar");
+  const Json doc = test::last_json(result.output);
+  EXPECT_NE(verdict_field(doc, "status"), "faster") << doc["verdict"].dump();
+  EXPECT_TRUE(verdict::is_correct(verdict_field(doc, "status"))) << doc["verdict"].dump();
+  EXPECT_GT(doc["program"]["region"]["speedup"].get<double>(), 1000);
+}
+
 TEST(ProgramTest, ABuildFailureGivesTheFirstCompilerError) {
   ProcessResult result = eval_program("broken");
   EXPECT_EQ(result.exit_code, 1) << result.output;
@@ -209,6 +220,10 @@ TEST(ProgramTest, ARunKeepsTheFasterProgram) {
   ProcessResult replay = test::run_kopt({"replay", dir.string()});
   EXPECT_EQ(replay.exit_code, 0) << replay.output;
   EXPECT_NE(replay.output.find("replay verified"), std::string::npos) << replay.output;
+  for (const char* reader : {"show", "report"}) {
+    ProcessResult read = test::run_kopt({reader, dir.string()});
+    EXPECT_EQ(read.exit_code, 0) << reader << ": " << read.output;
+  }
 }
 
 }  // namespace kopt

@@ -62,7 +62,8 @@ Json to_json(const ProgramRecord& p) {
             {"trusted", false},
             {"baseline_seconds", p.baseline_region},
             {"candidate_seconds", p.candidate_region},
-            {"speedup", p.region_speedup}}},
+            {"speedup", p.region_speedup},
+            {"candidate_over_wall", p.region_over_wall}}},
           {"original_output", p.original_output},
           {"candidate_output", p.candidate_output}};
 }

@@ -63,7 +63,10 @@ struct ProgramRecord {
   std::string region_regex;
   std::vector<double> baseline_region;
   std::vector<double> candidate_region;
-  double region_speedup = 0;     ///< Median printed baseline over median printed candidate.
+  double region_speedup = 0;  ///< Median printed baseline over median printed candidate.
+  /// Candidate runs that printed a region longer than kopt's wall time of the whole run: a
+  /// printed time that cannot be true.
+  int region_over_wall = 0;
   std::string original_output;   ///< The tail of the original's checked run's output.
   std::string candidate_output;  ///< The tail of the candidate's.
 };

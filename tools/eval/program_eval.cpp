@@ -110,9 +110,11 @@ bool timed_run(ProgramSide& side, bool is_candidate, uint64_t seed, const Progra
   const double wall = run.process.wall_seconds;
   (is_candidate ? out.candidate : out.baseline).push_back({wall});
   out.timed_seconds += wall;
-  if (run.region_seconds)
+  if (run.region_seconds) {
     (is_candidate ? record.candidate_region : record.baseline_region)
         .push_back(*run.region_seconds);
+    record.region_over_wall += is_candidate && *run.region_seconds > wall;
+  }
   record.runs_checked += is_candidate;
   out.captures_checked += is_candidate;
   return true;
