@@ -20,12 +20,12 @@ struct Programs {
   ProgramSide& timing_baseline() { return baseline ? *baseline : *original; }
 };
 
-// Stages and builds one side from a bundle ("" for the original's own files).
-BuildOutcome build_side(const Benchmark& bench, const std::string& source, ProgramSide& side) {
+// Stages and builds one side from a bundle (null: the original's own files).
+BuildOutcome build_side(const Benchmark& bench, const std::string* source, ProgramSide& side) {
   BuildOutcome outcome;
   std::map<std::string, std::string> files;
-  if (!source.empty()) {
-    auto parsed = parse_bundle(source, bench.program.editable);
+  if (source) {
+    auto parsed = parse_bundle(*source, bench.program.editable);
     if (!parsed) {
       outcome.failure = parsed.error().message;
       return outcome;
@@ -43,20 +43,20 @@ BuildOutcome build_side(const Benchmark& bench, const std::string& source, Progr
 bool build_all(const ExecutionContext& ctx, const Benchmark& bench, const EvalRequest& request,
                Programs& p, Evaluation& e) {
   p.candidate = std::make_unique<ProgramSide>(ctx, bench);
-  e.build = build_side(bench, request.source, *p.candidate);
+  e.build = build_side(bench, &request.source, *p.candidate);
   if (!e.build.ok) {
     set_verdict(e, verdict::kBuildFailed, "compile", e.build.failure);
     return false;
   }
   p.original = std::make_unique<ProgramSide>(ctx, bench);
-  BuildOutcome original = build_side(bench, "", *p.original);
+  BuildOutcome original = build_side(bench, nullptr, *p.original);
   if (!original.ok) {
     set_verdict(e, verdict::kError, "setup", "the original does not build: " + original.failure);
     return false;
   }
   if (!request.baseline_source) return true;
   p.baseline = std::make_unique<ProgramSide>(ctx, bench);
-  BuildOutcome baseline = build_side(bench, *request.baseline_source, *p.baseline);
+  BuildOutcome baseline = build_side(bench, &*request.baseline_source, *p.baseline);
   if (!baseline.ok)
     set_verdict(e, verdict::kError, "setup",
                 "the baseline " + e.baseline + " does not build: " + baseline.failure);
@@ -72,6 +72,7 @@ bool check_runs(const ExecutionContext& ctx, const Benchmark& bench, Programs& p
   e.program->candidate_output = tail(candidate.process.output, 2000);
   ++e.program->runs_checked;
   CheckOutcome check;
+  check.seeds = e.check_seeds;
   CheckCase run;
   run.original_seconds = original.process.wall_seconds;
   run.candidate_seconds = candidate.process.wall_seconds;
@@ -197,6 +198,7 @@ ProgramRecord program_record(const ProgramSpec& spec) {
 void evaluate_program(const ExecutionContext& ctx, const Benchmark& bench,
                       const EvalRequest& request, const ProgressFn& progress, Evaluation& e) {
   e.verdict_strength = strength::kProgram;
+  e.check_seeds.resize(1);  // One checked run per side; each timed pair draws its own seed.
   e.program = program_record(bench.program);
   progress("build");
   Programs programs;
@@ -213,7 +215,7 @@ void evaluate_program(const ExecutionContext& ctx, const Benchmark& bench,
 BuildOutcome build_program(const ExecutionContext& ctx, const Benchmark& bench,
                            const std::string& source) {
   ProgramSide side(ctx, bench);
-  return build_side(bench, source, side);
+  return build_side(bench, &source, side);
 }
 
 }  // namespace kopt
