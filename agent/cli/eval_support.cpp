@@ -31,6 +31,11 @@ Benchmark load_benchmark_arg(const Args& args, const std::string& name) {
   return std::move(bench).value();
 }
 
+void refuse_program(const Benchmark& bench) {
+  if (bench.is_program())
+    throw UsageError{bench.name + " is a whole program " + kNoProgramEvidence};
+}
+
 EvaluatorSession::EvaluatorSession(const Args& args)
     : runner_(std::make_unique<LocalProcessRunner>()) {
   const bool sandbox = !args.flag("no-sandbox");

@@ -154,6 +154,15 @@ TEST(ProgramTest, AMalformedManifestNamesItsFileAndField) {
   }
 }
 
+TEST(ProgramTest, ProfileAndRooflineSayWhyAProgramHasNone) {
+  for (const char* command : {"profile", "roofline"}) {
+    ProcessResult result = test::run_kopt({command, "matmul_prog", "--suite", kPrograms.string()});
+    EXPECT_EQ(result.exit_code, 2) << result.output;
+    EXPECT_NE(result.output.find("matmul_prog is a whole program"), std::string::npos)
+        << result.output;
+  }
+}
+
 namespace {
 
 using llm::testing::FakeApiServer;
