@@ -55,12 +55,49 @@ void print_timing(const Evaluation& e) {
                e.placement->baseline_gflops, e.placement->baseline_gbytes);
 }
 
+// A program's check and timing: runs, not calls; the printed region time beside kopt's.
+void print_program(const Evaluation& e) {
+  const ProgramRecord& p = *e.program;
+  if (e.check)
+    fmt::print(
+        "check      {}: {}{}\n", e.check->ok ? "ok" : "FAILED",
+        p.pass_regex.empty() ? "" : "PASS regex '" + p.pass_regex + "'",
+        p.compare.empty() ? "" : (p.pass_regex.empty() ? "" : ", ") + std::string("compare"));
+  if (!e.timing) return;
+  const TimingOutcome& t = *e.timing;
+  if (!t.ok) {
+    fmt::print("time       FAILED ({})\n", t.category);
+    return;
+  }
+  fmt::print(
+      "time       wall of whole runs: {} {:.4g} ms, candidate {:.4g} ms; {} pairs, {} runs "
+      "checked\n",
+      e.baseline, t.baseline_spread.median * 1e3, t.candidate_spread.median * 1e3, t.rounds,
+      p.runs_checked);
+  fmt::print("speedup    {:.3f}x  interval [{:.3f}, {:.3f}]  {} p = {:.2g}\n", t.interval.speedup,
+             t.interval.low, t.interval.high, t.test, t.p_value);
+  if (p.region_speedup > 0)
+    fmt::print(
+        "printed    {:.3f}x by the times the programs print (not trusted: the candidate's "
+        "own claim)\n",
+        p.region_speedup);
+  if (p.region_over_wall > 0)
+    fmt::print("           {} candidate runs printed a time longer than the whole run took\n",
+               p.region_over_wall);
+}
+
 void print_human(const Benchmark& bench, const Evaluation& e) {
-  fmt::print("benchmark  {} ({}), sandbox: {}\n", bench.name, to_string(bench.language), e.sandbox);
+  fmt::print("benchmark  {} ({}), sandbox: {}\n", bench.name,
+             bench.is_program() ? std::string("whole program") : to_string(bench.language),
+             e.sandbox);
   fmt::print("candidate  {} against the {}\n", e.label, e.baseline);
   print_build(e);
-  print_check(e);
-  print_timing(e);
+  if (e.program) {
+    print_program(e);
+  } else {
+    print_check(e);
+    print_timing(e);
+  }
   fmt::print("verdict    {}\n", one_line(e));
 }
 

@@ -6,6 +6,7 @@
 
 #include "sandbox/sandbox.h"
 #include "util/files.h"
+#include "util/strings.h"
 
 namespace kopt::cli {
 
@@ -30,6 +31,11 @@ Benchmark load_benchmark_arg(const Args& args, const std::string& name) {
   return std::move(bench).value();
 }
 
+void refuse_program(const Benchmark& bench) {
+  if (bench.is_program())
+    throw UsageError{bench.name + " is a whole program " + kNoProgramEvidence};
+}
+
 EvaluatorSession::EvaluatorSession(const Args& args)
     : runner_(std::make_unique<LocalProcessRunner>()) {
   const bool sandbox = !args.flag("no-sandbox");
@@ -45,7 +51,36 @@ EvaluatorSession::EvaluatorSession(const Args& args)
   evaluator_ = std::make_unique<LocalEvaluator>(default_context(*runner_, sandbox));
 }
 
+namespace {
+
+// A program variant given as a folder: the editable files it holds, as one bundle.
+Variant program_folder_variant(const Benchmark& bench, const std::filesystem::path& folder) {
+  std::vector<std::pair<std::string, std::string>> files;
+  for (const auto& name : bench.program.editable) {
+    if (!std::filesystem::exists(folder / name)) continue;
+    auto content = read_file(folder / name, kMaxVariantBytes);
+    if (!content) throw UsageError{content.error().message};
+    files.emplace_back(name, std::move(*content));
+  }
+  if (files.empty())
+    throw UsageError{folder.string() + " holds none of " + bench.name +
+                     "'s editable files: " + join(bench.program.editable, ", ")};
+  return {folder.filename().string(), make_bundle(files)};
+}
+
+}  // namespace
+
 Variant load_variant(const Benchmark& bench, const std::string& variant) {
+  if (bench.is_program() && variant == "original") {
+    auto source = original_source(bench);
+    if (!source) throw UsageError{source.error().message};
+    return {"original", std::move(*source)};
+  }
+  if (bench.is_program() && std::filesystem::is_directory(variant)) {
+    std::filesystem::path folder = std::filesystem::path(variant).lexically_normal();
+    if (folder.filename().empty()) folder = folder.parent_path();  // "fast/"
+    return program_folder_variant(bench, folder);
+  }
   std::filesystem::path path;
   if (variant == "original")
     path = bench.kernel_path();

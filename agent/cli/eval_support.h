@@ -18,6 +18,10 @@ std::vector<OptionSpec> evaluator_options();
 /// Loads the benchmark named by the BENCH argument; throws UsageError with the reason.
 Benchmark load_benchmark_arg(const Args& args, const std::string& name);
 
+/// Throws UsageError when `bench` is a whole program, for a command that needs a kernel
+/// function (profile, roofline).
+void refuse_program(const Benchmark& bench);
+
 /// The runner and evaluator for this invocation. Refuses (throws UsageError) when bubblewrap
 /// is unusable and --no-sandbox was not given.
 class EvaluatorSession {

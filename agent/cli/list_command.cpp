@@ -28,6 +28,7 @@ int run_list(const Args& args) {
     }
     if (json)
       all.push_back({{"name", bench->name},
+                     {"kind", bench->is_program() ? "program" : "function"},
                      {"language", to_string(bench->language)},
                      {"summary", bench->summary},
                      {"folder", bench->dir.string()},

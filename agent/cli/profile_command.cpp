@@ -28,6 +28,7 @@ CpuProfileOptions profile_options(const Args& args) {
 
 int run_profile(const Args& args) {
   Benchmark bench = load_benchmark_arg(args, args.get("BENCH"));
+  refuse_program(bench);
   Variant variant = load_variant(bench, args.get("variant"));
   const CpuProfileOptions options = profile_options(args);
   const int top = static_cast<int>(args.get_int("top", 1, 10000));

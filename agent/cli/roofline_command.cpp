@@ -29,9 +29,11 @@ std::pair<Benchmark, Variant> target(const Args& args) {
     if (!args.has("bench"))
       throw UsageError{"a kernel FILE needs --bench BENCH (whose kernel it replaces)"};
     Benchmark bench = load_benchmark_arg(args, args.get("bench"));
+    refuse_program(bench);
     return {bench, load_variant(bench, name)};
   }
   Benchmark bench = load_benchmark_arg(args, name);
+  refuse_program(bench);
   return {bench, load_variant(bench, args.get("variant"))};
 }
 

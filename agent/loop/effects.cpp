@@ -75,6 +75,7 @@ Json LiveEffects::compare(const std::string& candidate, const std::string& sourc
 }
 
 void LiveEffects::prebuild(const std::vector<std::string>& sources) {
+  if (bench_.is_program()) return;  // A program's builds are not cached: each evaluation builds.
   std::vector<std::thread> builders;
   for (const auto& source : sources)
     builders.emplace_back([this, &source] { executor_.build(bench_, source); });

@@ -53,6 +53,7 @@ class ReadFileTool : public Tool {
     if (path == "current" || path == "best") return text_result(ctx.current_source);
     if (auto it = ctx.candidates.find(path); it != ctx.candidates.end())
       return text_result(it->second);
+    if (b.is_program()) return program_file(b, path);
     for (const auto& allowed : {std::string("kernel.h"), b.kernel_file(), b.driver_file(),
                                 std::string("benchmark.json")}) {
       if (path != allowed) continue;
@@ -67,6 +68,19 @@ class ReadFileTool : public Tool {
   }
 
  private:
+  // Any file of a program's folder but its human version; the manifest without its technique.
+  static ToolResult program_file(const Benchmark& b, const std::string& path) {
+    const std::filesystem::path file = (b.dir / path).lexically_normal();
+    const std::string relative = file.lexically_relative(b.dir).string();
+    if (path.empty() || relative.empty() || relative.rfind("..", 0) == 0 ||
+        relative.rfind("human", 0) == 0 || !std::filesystem::is_regular_file(file))
+      return tool_error("'" + path + "' is not a file of the program; its editable files are " +
+                        join(b.program.editable, ", ") + ", and 'current' is the current best");
+    auto content = read_file(file, 256 * 1024);
+    if (!content) return tool_error(content.error().message);
+    return text_result(relative == "benchmark.json" ? public_manifest(*content) : *content);
+  }
+
   static ToolResult text_result(const std::string& text) {
     ToolResult r;
     r.text = text;

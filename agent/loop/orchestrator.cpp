@@ -73,7 +73,7 @@ Orchestrator::Orchestrator(const Benchmark& bench, LoopServices& services, const
     : bench_(bench), s_(services), record_(record) {}
 
 Status Orchestrator::start(LoopState& state) {
-  auto original = read_file(bench_.kernel_path());
+  auto original = original_source(bench_);
   if (!original) return original.error();
   state.original_source = state.best_source = *original;
   state.best.status = "original";
@@ -92,7 +92,7 @@ Status Orchestrator::start(LoopState& state) {
 // as an output, a kernel that is not deterministic) before any model call is spent on it.
 Status Orchestrator::evaluate_reference(LoopState& state) {
   const std::string label = bench_.has_human ? "human" : "original";
-  auto source = read_file(bench_.has_human ? bench_.human_path() : bench_.kernel_path());
+  auto source = bench_.has_human ? read_file(bench_.human_path()) : original_source(bench_);
   if (!source) return source.error();
   s_.progress(bench_.has_human ? "timing the human version"
                                : "checking and timing the original against itself");
@@ -118,6 +118,10 @@ Status Orchestrator::refresh_evidence(LoopState& state, int iteration) {
   if (s_.config->strategy != "marco" && s_.config->roofline_fraction <= 0) return {};
   state.evidence_for = state.best_id;
   s_.tool_context->current_source = state.best_source;
+  if (bench_.is_program()) {
+    state.profile = state.roofline = kNoProgramEvidence;
+    return {};
+  }
   for (const char* name : {"profile", "roofline"}) {
     if (!s_.registry->find(name)) continue;
     s_.progress(std::string("kopt: ") + name);
@@ -164,17 +168,18 @@ Status Orchestrator::evaluate_candidate(LoopState& state, Attempt attempt,
       !st)
     return st;
   if (record_) {
-    CandidateFiles files{attempt.id,
-                         attempt.parent,
-                         "kernel" + bench_.source_extension(),
-                         source,
-                         parent_source,
-                         evaluation.value("build", Json::object()).value("log", ""),
-                         evaluation,
-                         {{"iteration", attempt.iteration},
-                          {"parent", attempt.parent},
-                          {"summary", attempt.summary},
-                          {"accepted", attempt.accepted}}};
+    CandidateFiles files{
+        attempt.id,
+        attempt.parent,
+        bench_.is_program() ? "program.files" : "kernel" + bench_.source_extension(),
+        source,
+        parent_source,
+        evaluation.value("build", Json::object()).value("log", ""),
+        evaluation,
+        {{"iteration", attempt.iteration},
+         {"parent", attempt.parent},
+         {"summary", attempt.summary},
+         {"accepted", attempt.accepted}}};
     if (auto st = record_->write_candidate(files); !st) return st;
   }
   if (attempt.accepted) {

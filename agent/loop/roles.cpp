@@ -54,8 +54,59 @@ std::string language_text(const Benchmark& bench) {
   return bench.dialect == Dialect::c ? language + ", kernel file in C (compiled as C)" : language;
 }
 
+// What "correct" means for a whole program, and how its files are handed in.
+std::string program_correctness_text(const Benchmark& bench) {
+  const ProgramSpec& p = bench.program;
+  std::string text = "Correct means the program builds with `" + p.build + "`, its run `" + p.run +
+                     "` exits with status 0";
+  if (!p.check.pass_regex.empty())
+    text += ", a line of its output matches the PASS regex `" + p.check.pass_regex + "`";
+  if (!p.check.compare.empty())
+    text += ", and the compare command `" + p.check.compare +
+            "` accepts its output against the original's";
+  text += "; every timed run is checked again. The time is the wall time of whole runs. ";
+  return text + "The editable files are " + join(p.editable, ", ") +
+         "; everything else is fixed. Hand them in as one text: each file after a line `" +
+         kBundleMarker + "NAME`; a file you leave out stays as it is.";
+}
+
+// The fixed text files of a program (not its manifest, not its editable files), as a bundle:
+// what "kernel.h" is for a function.
+std::string fixed_program_files(const Benchmark& bench) {
+  std::vector<std::pair<std::string, std::string>> files;
+  for (const auto& entry : std::filesystem::directory_iterator(bench.dir)) {
+    const std::string name = entry.path().filename().string();
+    const auto& editable = bench.program.editable;
+    if (!entry.is_regular_file() || name == "benchmark.json" ||
+        std::find(editable.begin(), editable.end(), name) != editable.end())
+      continue;
+    if (auto text = read_file(entry.path(), 16 * 1024)) files.emplace_back(name, *text);
+  }
+  std::sort(files.begin(), files.end());
+  return "// The program's fixed files (not editable):\n" + make_bundle(files);
+}
+
+PromptValues program_values(const Benchmark& bench, const LoopState& state,
+                            const std::vector<std::string>& tools) {
+  return {{"benchmark", bench.name},
+          {"language", "a whole program, " + to_string(bench.language)},
+          {"summary", bench.summary},
+          {"size_meaning", "one run of `" + bench.program.run + "`"},
+          {"time_size", "the program's own size"},
+          {"correctness", program_correctness_text(bench)},
+          {"header", fixed_program_files(bench)},
+          {"functions", "the functions main.cpp and the fixed files call"},
+          {"flags", "the program's build command: " + bench.program.build},
+          {"kernel_file", "editable files (" + join(bench.program.editable, ", ") + ")"},
+          {"best_label", state.best_id},
+          {"best_source", numbered(state.best_source)},
+          {"history", history_text(state)},
+          {"tools", tools.empty() ? "none" : join(tools, ", ")}};
+}
+
 PromptValues common_values(const Benchmark& bench, const LoopState& state,
                            const std::vector<std::string>& tools) {
+  if (bench.is_program()) return program_values(bench, state, tools);
   auto header = read_file(bench.header_path());
   return {{"benchmark", bench.name},
           {"language", language_text(bench)},

@@ -8,6 +8,7 @@
 #include <type_traits>
 
 #include "tools/benchmark/expression.h"
+#include "util/files.h"
 #include "util/hash.h"
 
 namespace kopt {
@@ -218,12 +219,82 @@ Status read_manifest(const Json& m, Benchmark& b) {
   return check_sizes_and_work(b);
 }
 
+// "kind": "function" (the default) or "program".
+Status read_kind(const Json& m, BenchmarkKind& kind) {
+  std::string text = "function";
+  if (auto st = read_field(m, "kind", text, false); !st) return st;
+  if (text == "program")
+    kind = BenchmarkKind::program;
+  else if (text != "function")
+    return fail("field 'kind' must be function or program, not '" + text + "'");
+  return {};
+}
+
+// A program's manifest: its name and summary, and the fields of program.h.
+Status read_program_manifest(const Json& m, Benchmark& b) {
+  std::string format, language = "cpp";
+  Status checks[] = {read_field(m, "format", format),
+                     read_field(m, "name", b.name),
+                     read_field(m, "summary", b.summary),
+                     read_field(m, "technique", b.technique, false),
+                     read_field(m, "language", language, false),
+                     read_program_spec(m, b.program)};
+  for (const auto& st : checks)
+    if (!st) return st;
+  if (format != "kopt-benchmark/1")
+    return fail("format is '" + format + "', this kopt reads 'kopt-benchmark/1'");
+  if (auto st = parse_language(language, b.language); !st) return st;
+  for (const auto& file : b.program.editable)
+    if (!fs::is_regular_file(b.dir / file))
+      return fail("field 'editable' names " + file + ", which is not a file of the folder");
+  return {};
+}
+
+// A program's digest: the manifest and every file of its folder, in name order.
+std::string program_hash(const fs::path& dir) {
+  std::vector<fs::path> files;
+  for (const auto& entry : fs::recursive_directory_iterator(dir))
+    if (entry.is_regular_file()) files.push_back(entry.path());
+  std::sort(files.begin(), files.end());
+  Hasher hasher;
+  for (const auto& file : files) hasher.add(fs::relative(file, dir).string()).add_file(file);
+  return hasher.hex();
+}
+
+Result<Benchmark> load_program(const fs::path& dir, const Json& manifest) {
+  const fs::path manifest_path = dir / "benchmark.json";
+  Benchmark b;
+  b.dir = dir;
+  b.kind = BenchmarkKind::program;
+  if (auto st = read_program_manifest(manifest, b); !st)
+    return fail(manifest_path.string() + ": " + st.error().message);
+  if (b.name != dir.filename().string())
+    return fail(manifest_path.string() + ": name '" + b.name + "' differs from its folder's name");
+  b.hash = program_hash(dir);
+  return b;
+}
+
 }  // namespace
+
+Result<std::string> original_source(const Benchmark& bench) {
+  if (!bench.is_program()) return read_file(bench.kernel_path());
+  std::vector<std::pair<std::string, std::string>> files;
+  for (const auto& name : bench.program.editable) {
+    auto content = read_file(bench.dir / name);
+    if (!content) return content.error();
+    files.emplace_back(name, *content);
+  }
+  return make_bundle(files);
+}
 
 Result<Benchmark> load_benchmark(const fs::path& dir) {
   const fs::path manifest_path = dir / "benchmark.json";
   auto manifest = read_json_file(manifest_path);
   if (!manifest) return fail("benchmark " + dir.string() + ": " + manifest.error().message);
+  BenchmarkKind kind = BenchmarkKind::function;
+  if (auto st = read_kind(*manifest, kind); !st)
+    return fail(manifest_path.string() + ": " + st.error().message);
+  if (kind == BenchmarkKind::program) return load_program(dir, *manifest);
   Benchmark b;
   b.dir = dir;
   if (auto st = read_manifest(*manifest, b); !st)

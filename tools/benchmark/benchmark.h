@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "tools/benchmark/expression.h"
+#include "tools/benchmark/program.h"
 #include "util/json.h"
 #include "util/paths.h"
 #include "util/result.h"
@@ -21,6 +22,10 @@ std::string to_string(Language language);
 /// "c"; compiled with `-x c`, for kernels with C99 array parameters such as `double A[n][n]`).
 enum class Dialect { cxx, c };
 
+/// What a benchmark judges: one function called by a fixed driver (the default), or a whole
+/// program built and run by its own commands (manifest "kind": "program"; a weaker verdict).
+enum class BenchmarkKind { function, program };
+
 /// One of the manifest's named sizes ("size.names"): a name and its value as an expression of
 /// the scale n ("ni": "n", "nj": "n + 3"), evaluated and rounded down to a whole number.
 struct NamedSize {
@@ -32,6 +37,10 @@ struct NamedSize {
 struct Benchmark {
   std::filesystem::path dir;
   std::string name;
+  BenchmarkKind kind = BenchmarkKind::function;
+  /// The program's commands and editable files; only for kind program, whose function fields
+  /// (functions, sizes, seeds, tolerance, flags, work, domain) stay empty.
+  ProgramSpec program;
   Language language = Language::cpp;
   Dialect dialect = Dialect::cxx;
   std::string summary;
@@ -61,6 +70,7 @@ struct Benchmark {
   /// A human-optimized version (human.cpp or human.cu) is there to compare with; it is optional.
   bool has_human = false;
 
+  bool is_program() const { return kind == BenchmarkKind::program; }
   /// "original.cpp" or "original.cu": the only file a candidate replaces.
   std::string kernel_file() const;
   std::string human_file() const;
@@ -76,6 +86,10 @@ struct Benchmark {
   /// A work expression (flops, bytes, footprint) at scale n.
   Result<double> work_at(const std::string& expression, long n) const;
 };
+
+/// The original as a candidate's source: the kernel file, or for a program its editable files
+/// as one bundle (program.h).
+Result<std::string> original_source(const Benchmark& bench);
 
 /// The named sizes at scale n as "name=value" words, in manifest order: what the driver gets.
 Result<std::vector<std::string>> named_size_words(const std::vector<NamedSize>& sizes, long n);

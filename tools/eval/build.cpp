@@ -22,15 +22,6 @@ namespace {
 
 constexpr const char* kBuildFormat = "kopt-build/1";
 
-// The first line that reads like a compiler error, for the one-line failure.
-std::string first_error(const std::string& log) {
-  std::istringstream lines(log);
-  std::string line;
-  while (std::getline(lines, line))
-    if (line.find("error") != std::string::npos) return trim(line);
-  return trim(log.substr(0, log.find('\n')));
-}
-
 // Keeps g++'s "optimized:" and "missed:" remarks about the kernel file, once each.
 std::string filter_remarks(const std::string& raw, const std::string& kernel_name) {
   std::set<std::string> seen;
@@ -131,6 +122,14 @@ void link_kernel(const ExecutionContext& ctx, const Benchmark& bench, const Tool
 }
 
 }  // namespace
+
+std::string first_error(const std::string& log) {
+  std::istringstream lines(log);
+  std::string line;
+  while (std::getline(lines, line))
+    if (line.find("error") != std::string::npos) return trim(line);
+  return trim(log.substr(0, log.find('\n')));
+}
 
 Json to_json(const BuildOutcome& build) {
   Json findings = Json::array();

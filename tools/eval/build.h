@@ -68,6 +68,10 @@ std::string preprocessed_kernel_name(const Benchmark& bench);
 Status stage_build_workspace(const Benchmark& bench, const std::filesystem::path& workspace,
                              const std::string& kernel_source);
 
+/// The first line of a build log that reads like a compiler error (else its first line): the
+/// one-line failure of a build.
+std::string first_error(const std::string& log);
+
 /// The most output of a build tool kept (the tail beyond it is dropped).
 inline constexpr size_t kBuildLogCap = 64 * 1024;
 

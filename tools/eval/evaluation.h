@@ -38,6 +38,41 @@ struct Placement {
   double candidate_gflops = 0, candidate_gbytes = 0;
 };
 
+/// How much a verdict says. A function's comes from kopt's clock around each call of the kernel
+/// on fresh, poisoned inputs, every output compared; a whole program's from the wall time of
+/// whole runs, checked by the program's own PASS line and/or a compare command: weaker.
+namespace strength {
+inline constexpr const char* kFunction = "function";
+inline constexpr const char* kProgram = "program";
+}  // namespace strength
+
+/// What a program verdict says of itself, in every one-line verdict of one.
+inline constexpr const char* kProgramCaveat =
+    "a whole-program verdict, weaker than a function's: wall time of whole runs, the program's "
+    "own check, no per-call timing, no poisoned outputs";
+
+/// What a whole-program evaluation records besides the wall times in `timing`.
+struct ProgramRecord {
+  std::string build;  ///< The manifest's commands.
+  std::string run;
+  std::string pass_regex;
+  std::string compare;
+  int runs_checked = 0;  ///< Candidate runs whose exit and PASS line were checked.
+  /// Seconds each run printed (time.region_regex), in run order: the programs' own claims,
+  /// recorded beside kopt's wall times and never the basis of the verdict.
+  std::string region_regex;
+  std::vector<double> baseline_region;
+  std::vector<double> candidate_region;
+  double region_speedup = 0;  ///< Median printed baseline over median printed candidate.
+  /// Candidate runs that printed a region longer than kopt's wall time of the whole run: a
+  /// printed time that cannot be true.
+  int region_over_wall = 0;
+  std::string original_output;   ///< The tail of the original's checked run's output.
+  std::string candidate_output;  ///< The tail of the candidate's.
+};
+
+Json to_json(const ProgramRecord& program);
+
 struct Evaluation {
   std::string benchmark;
   std::string benchmark_hash;
@@ -55,6 +90,9 @@ struct Evaluation {
   std::optional<TimingOutcome> timing;
   std::optional<Placement> placement;
   std::optional<Plausibility> plausibility;  ///< The roofline gate, for a faster candidate.
+  /// strength::kFunction or strength::kProgram ("verdict_strength" in the document).
+  std::string verdict_strength = strength::kFunction;
+  std::optional<ProgramRecord> program;  ///< Only for a program benchmark.
   std::string sandbox;
   std::map<std::string, std::string> environment;
   std::string started;  ///< ISO 8601, UTC.
@@ -65,6 +103,13 @@ struct Evaluation {
   /// The measured speedup over the baseline, or 0 when not timed.
   double speedup() const { return timing ? timing->interval.speedup : 0; }
 };
+
+/// Sets the verdict's status, category and reason.
+void set_verdict(Evaluation& e, const char* status, std::string category, std::string reason);
+
+/// The verdict of a finished timing stage: faster, slower or neither (the process floor says
+/// why a significant difference may still be none), or its failure.
+void judge_timing(Evaluation& e);
 
 /// The versioned JSON document with every sample.
 Json to_json(const Evaluation& evaluation);

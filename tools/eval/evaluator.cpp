@@ -10,6 +10,7 @@
 #include "tools/eval/driver_session.h"
 #include "tools/eval/file_protocol.h"
 #include "tools/eval/plausibility.h"
+#include "tools/eval/program_eval.h"
 #include "util/entropy.h"
 #include "util/files.h"
 #include "util/hash.h"
@@ -18,12 +19,6 @@
 namespace kopt {
 
 namespace {
-
-void set_verdict(Evaluation& e, const char* status, std::string category, std::string reason) {
-  e.status = status;
-  e.category = std::move(category);
-  e.reason = std::move(reason);
-}
 
 std::vector<uint64_t> draw_seeds(std::mt19937_64& rng, int count) {
   std::vector<uint64_t> seeds;
@@ -41,26 +36,6 @@ Placement place(const Benchmark& bench, const TimingOutcome& t) {
   p.candidate_gflops = rate(p.flops, t.candidate_spread.median);
   p.candidate_gbytes = rate(p.bytes, t.candidate_spread.median);
   return p;
-}
-
-void judge_timing(Evaluation& e) {
-  const TimingOutcome& t = *e.timing;
-  if (!t.ok) {
-    set_verdict(e, t.baseline_failed ? verdict::kError : verdict::kIncorrect, t.category, t.reason);
-  } else if (t.significant && t.interval.low > 1) {
-    set_verdict(e, verdict::kFaster, "", "a significant win over the " + e.baseline);
-  } else if (t.significant && t.interval.high < 1) {
-    set_verdict(e, verdict::kSlower, "", "significantly slower than the " + e.baseline);
-  } else if (t.within_floor) {
-    set_verdict(e, verdict::kNotFaster, "",
-                fmt::format("no significant difference from the {}: {:.3f}x, but its interval "
-                            "[{:.3f}, {:.3f}] reaches into the {:.0f}% by which two processes of "
-                            "one binary can differ",
-                            e.baseline, t.interval.speedup, t.interval.low, t.interval.high,
-                            t.process_floor * 100));
-  } else {
-    set_verdict(e, verdict::kNotFaster, "", "no significant difference from the " + e.baseline);
-  }
 }
 
 // A faster candidate is held to the roofline: faster than the hardware allows is rejected.
@@ -231,13 +206,17 @@ Evaluation LocalEvaluator::evaluate(const Benchmark& bench, const EvalRequest& r
   std::mt19937_64 rng(request.seed ? *request.seed : unpredictable_u64());
   e.check_seeds = draw_seeds(rng, bench.seeds);
   e.timing_seed = draw_seeds(rng, 1).front();
-  run_stages(
-      ctx_, builder_, bench, request, progress ? progress : [](const std::string&) {}, e);
+  const ProgressFn report = progress ? progress : [](const std::string&) {};
+  if (bench.is_program())
+    evaluate_program(ctx_, bench, request, report, e);
+  else
+    run_stages(ctx_, builder_, bench, request, report, e);
   e.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return e;
 }
 
 BuildOutcome LocalEvaluator::build(const Benchmark& bench, const std::string& source) {
+  if (bench.is_program()) return build_program(ctx_, bench, source);
   return builder_.build(bench, source);
 }
 

@@ -328,6 +328,13 @@ int calls_per_block(const Pair& calibration, const TimingOptions& options, size_
   return std::clamp(std::min(wanted, memory), 1, options.max_copies);
 }
 
+// The budget is spent once `elapsed` passes it and the pairs are enough for a look to decide
+// (10 at alpha 0.01 over 3 looks), and at least 8.
+bool budget_spent(const TimingOutcome& out, const TimingOptions& options, double elapsed) {
+  return elapsed > options.budget_seconds &&
+         out.rounds >= std::max(8, options.plan.min_decisive_pairs());
+}
+
 void summarize(TimingOutcome& out, const PairedResult& look, double process_floor) {
   out.baseline_spread = spread(out.baseline);
   out.candidate_spread = spread(out.candidate);
@@ -340,6 +347,19 @@ void summarize(TimingOutcome& out, const PairedResult& look, double process_floo
 }
 
 }  // namespace
+
+bool look_due(const TimingOutcome& out, const TimingOptions& options, double elapsed) {
+  return options.plan.is_look(out.rounds) || budget_spent(out, options, elapsed);
+}
+
+bool take_look(TimingOutcome& out, const TimingOptions& options, double elapsed) {
+  ++out.looks;
+  const PairedResult look = wilcoxon_paired(out.log_ratios, out.alpha_per_look);
+  summarize(out, look, options.process_floor);
+  const bool tight = (look.high - look.low) / 2 <= options.target_half_width * look.speedup;
+  return out.significant || tight || budget_spent(out, options, elapsed) ||
+         out.rounds >= options.plan.max_pairs();
+}
 
 TimingOutcome time_candidate(const Benchmark& bench, CheckSides& sides, uint64_t seed,
                              const std::vector<uint64_t>& used, const TimingOptions& options,
@@ -381,16 +401,9 @@ TimingOutcome time_candidate(const Benchmark& bench, CheckSides& sides, uint64_t
     out.candidate.push_back({pair.candidate.kernel_seconds / calls});
     out.rounds = static_cast<int>(pairs.size());
     const double elapsed = std::chrono::duration<double>(Clock::now() - timed_start).count();
-    // A budget look needs enough pairs to be able to decide (10 at alpha 0.01 over 3 looks).
-    const bool spent = elapsed > options.budget_seconds &&
-                       out.rounds >= std::max(8, options.plan.min_decisive_pairs());
-    if (!options.plan.is_look(out.rounds) && !spent) continue;
-    ++out.looks;
+    if (!look_due(out, options, elapsed)) continue;
     out.log_ratios = charged_log_ratios(pairs, options, out);  // The charges seen so far.
-    const PairedResult look = wilcoxon_paired(out.log_ratios, out.alpha_per_look);
-    summarize(out, look, options.process_floor);
-    const bool tight = (look.high - look.low) / 2 <= options.target_half_width * look.speedup;
-    if (out.significant || tight || spent || out.rounds >= options.plan.max_pairs()) break;
+    if (take_look(out, options, elapsed)) break;
   }
   const auto base_cpu = sides.original->cpu_seconds();
   const auto cand_cpu = sides.candidate->cpu_seconds();

@@ -130,6 +130,15 @@ struct Pair {
 std::vector<double> outside_cpu_charges(const std::vector<Pair>& pairs,
                                         const TimingOptions& options);
 
+/// Whether a look is due after out.rounds pairs and `elapsed` seconds of pairs: at a planned
+/// look, or once the budget is spent and the pairs can decide.
+bool look_due(const TimingOutcome& out, const TimingOptions& options, double elapsed);
+
+/// Takes a look at out.log_ratios: the signed-rank test at alpha per look, the Hodges-Lehmann
+/// speedup and interval, the process floor, the spreads of out.baseline and out.candidate.
+/// True when the stage stops here (significant, tight, out of budget or at the last look).
+bool take_look(TimingOutcome& out, const TimingOptions& options, double elapsed);
+
 /// Times the candidate against the baseline session at the benchmark's time size; the first
 /// call's seed is `seed`, the others come from the operating system, and none repeats (nor any
 /// of `used`).

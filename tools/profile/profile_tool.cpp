@@ -35,6 +35,7 @@ class ProfileTool : public Tool {
 
   ToolResult call(const Json& args, ToolContext& context) override {
     if (!context.benchmark) return tool_error("no benchmark in this context");
+    if (context.benchmark->is_program()) return tool_error(kNoProgramEvidence);
     auto* local = dynamic_cast<LocalEvaluator*>(context.executor);
     if (!local)
       return tool_error("profiling needs the local evaluator (this run evaluates elsewhere)");
@@ -58,7 +59,7 @@ std::string tool_variant_source(const std::string& variant, const ToolContext& c
   if (variant == "current" && !context.current_source.empty()) return context.current_source;
   if (auto it = context.candidates.find(variant); it != context.candidates.end()) return it->second;
   if (variant == "current" || variant == "original") {
-    auto text = read_file(context.benchmark->kernel_path());
+    auto text = original_source(*context.benchmark);
     return text ? *text : std::string();
   }
   return {};

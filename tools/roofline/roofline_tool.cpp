@@ -39,6 +39,7 @@ class RooflineTool : public Tool {
 
   ToolResult call(const Json& args, ToolContext& context) override {
     if (!context.benchmark) return tool_error("no benchmark in this context");
+    if (context.benchmark->is_program()) return tool_error(kNoProgramEvidence);
     auto* local = dynamic_cast<LocalEvaluator*>(context.executor);
     if (!local)
       return tool_error("the roofline needs the local evaluator (this run evaluates elsewhere)");
