@@ -1,10 +1,12 @@
 #include "tools/newbench/new_benchmark.h"
 
+#include <algorithm>
 #include <nlohmann/json.hpp>
 #include <regex>
 
 #include "tools/newbench/calibrate.h"
 #include "tools/newbench/driver_writer.h"
+#include "tools/newbench/kernel_text.h"
 #include "tools/newbench/new_manifest.h"
 #include "util/files.h"
 
@@ -49,11 +51,28 @@ Status check_request(const NewBenchmarkRequest& r, const fs::path& dir) {
   return {};
 }
 
+// The file's own headers, by file name beside kernel.h (the build's -I. finds them there).
+Result<std::vector<std::string>> copy_headers(ProcessRunner& runner, const SourceFile& source,
+                                              const fs::path& dir) {
+  auto headers = local_headers(runner, source);
+  if (!headers) return headers.error();
+  std::vector<std::string> names;
+  for (const auto& header : *headers) {
+    const std::string name = header.filename().string();
+    if (std::find(names.begin(), names.end(), name) != names.end() || name == "kernel.h" ||
+        name == "harness.h")
+      return fail(source.file.string() + " includes two headers named " + name +
+                  ", which one folder cannot hold");
+    names.push_back(name);
+    std::error_code ec;
+    fs::copy_file(header, dir / name, fs::copy_options::overwrite_existing, ec);
+    if (ec) return fail("cannot copy " + header.string() + ": " + ec.message());
+  }
+  return names;
+}
+
 Status write_folder(const fs::path& dir, const KernelSignature& sig, const std::string& source,
                     const std::string& source_name, const Json& manifest) {
-  std::error_code ec;
-  fs::create_directories(dir, ec);
-  if (ec) return fail("cannot make " + dir.string() + ": " + ec.message());
   for (const auto& [file, text] :
        {std::pair{"kernel.h", write_kernel_header(sig, source_name)},
         std::pair{"original.cpp", source}, std::pair{"driver.cpp", write_driver(sig)},
@@ -62,11 +81,26 @@ Status write_folder(const fs::path& dir, const KernelSignature& sig, const std::
   return {};
 }
 
+Status make_folder(const fs::path& dir) {
+  std::error_code ec;
+  fs::create_directories(dir, ec);
+  if (ec) return fail("cannot make " + dir.string() + ": " + ec.message());
+  return {};
+}
+
+// The time size: the one --value gives, else the smallest n whose call takes 20 ms.
+Result<Calibration> choose_time_size(const ExecutionContext& ctx, const Benchmark& bench,
+                                     const BuildOutcome& build, const KernelSignature& sig,
+                                     const std::function<bool(long)>& allowed) {
+  if (sig.typical_scale > 0) return time_at_size(ctx, bench, build.binary, sig.typical_scale);
+  return calibrate_time_size(ctx, bench, build.binary, allowed);
+}
+
 Variables fixed_arguments(const KernelSignature& sig) {
   Variables values;
   for (const auto& p : sig.params)
     if (p.kind == ParamKind::count || p.kind == ParamKind::integer)
-      values[p.name] = static_cast<double>(kFixedCount);
+      values[p.name] = static_cast<double>(p.value);
   return values;
 }
 
@@ -81,23 +115,32 @@ Result<NewBenchmarkResult> make_benchmark(LocalEvaluator& evaluator,
   if (auto st = check_request(request, result.dir); !st) return st.error();
   auto ast = read_function_ast(*ctx.runner, request.source, request.function);
   if (!ast) return ast.error();
+  if (ast->is_static && !request.extract)
+    return fail(request.function +
+                " is static: kopt calls it from its own driver, so it needs external linkage "
+                "(remove 'static', or --extract takes the function without it)");
   auto sig = classify_parameters(*ast, request.overrides);
   if (!sig) return sig.error();
   result.signature = *sig;
   result.language =
       request.language.value_or(has_openmp(ast->decl) ? Language::openmp : Language::cpp);
-  auto source = read_file(request.source);
+  auto source = kernel_file_text(*ctx.runner, request.source, *ast, request.extract);
   if (!source) return source.error();
 
   ManifestChoices choices;
   choices.name = request.name;
   choices.language = result.language;
-  choices.source_name = request.source.filename().string();
+  choices.source_name = request.source.file.filename().string();
+  choices.defines = request.source.defines;
   auto allowed = [&](long n) { return allowed_scale(*sig, n); };
   choices.check_sizes = default_check_sizes(allowed);
   if (choices.check_sizes.empty()) return fail("the kernel's limits leave no size to check");
-  choices.time_size = choices.check_sizes.back();
+  choices.time_size = sig->typical_scale > 0 ? sig->typical_scale : choices.check_sizes.back();
   choices.work.source = "not yet counted";
+  if (auto st = make_folder(result.dir); !st) return st.error();
+  auto headers = copy_headers(*ctx.runner, request.source, result.dir);
+  if (!headers) return headers.error();
+  choices.headers = *headers;
   if (auto st =
           write_folder(result.dir, *sig, *source, choices.source_name, new_manifest(*sig, choices));
       !st)
@@ -109,8 +152,8 @@ Result<NewBenchmarkResult> make_benchmark(LocalEvaluator& evaluator,
   BuildOutcome build = evaluator.build(*bench, *source);
   if (!build.ok)
     return fail("the benchmark does not build (" + result.dir.string() + "): " + build.failure);
-  progress("finding the time size");
-  auto calibration = calibrate_time_size(ctx, *bench, build.binary, allowed);
+  progress(sig->typical_scale > 0 ? "timing the original" : "finding the time size");
+  auto calibration = choose_time_size(ctx, *bench, build, *sig, allowed);
   if (!calibration) return fail("the original fails when timed " + calibration.error().message);
   result.time_size = calibration->size;
   result.time_seconds = calibration->seconds;
