@@ -54,7 +54,7 @@ void print_table(const std::vector<ImportedKernel>& rows, double seconds) {
     imported += r.imported;
     clean += r.clean;
     const std::string check = !r.imported ? "-" : r.clean ? "clean" : "FAILED";
-    const std::string time = r.imported ? fmt::format("{:.3g}", r.time_ms) : "-";
+    const std::string time = r.imported ? fmt::format("{:.3f}", r.time_ms) : "-";
     fmt::print("{:<16} {:<8} {:<7} {:>6} {:>10}  {}\n", r.name, r.imported ? "yes" : "no", check,
                r.imported ? std::to_string(r.time_size) : "-", time,
                r.reason.empty() ? r.sizes : flattened(r.reason));

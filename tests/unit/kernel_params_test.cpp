@@ -172,4 +172,15 @@ TEST(KernelParamsTest, TypicalValuesKeepTheSizesProportionsAndFixTheCounts) {
             std::string::npos);
 }
 
+TEST(KernelParamsTest, ATypedefElementIsReadAsTheTypeItNames) {
+  auto sig = classify(
+      "typedef char base;\ntypedef base letter;\n"
+      "void count(int n, letter seq[n], int hits[1]) {\n"
+      "  hits[0] = 0;\n  for (int i = 0; i < n; i++) hits[0] += seq[i] == 3;\n}\n",
+      "count");
+  ASSERT_TRUE(sig.ok()) << sig.error().message;
+  EXPECT_EQ(param(*sig, "seq").element, "char");
+  EXPECT_EQ(param(*sig, "seq").role, Role::in);
+}
+
 }  // namespace kopt

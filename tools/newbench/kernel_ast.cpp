@@ -4,6 +4,7 @@
 #include <regex>
 #include <sstream>
 
+#include "tools/newbench/param_types.h"
 #include "util/files.h"
 #include "util/strings.h"
 
@@ -33,6 +34,58 @@ std::string prototype_text(const Json& decl, const fs::path& file) {
   const size_t from = begin["offset"].get<size_t>(), to = end["offset"].get<size_t>();
   if (!text || to <= from || to > text->size()) return {};
   return without_static(trim(text->substr(from, to - from)));
+}
+
+// The JSON documents clang prints for -ast-dump-filter, one per matching declaration.
+std::vector<Json> ast_documents(const std::string& dump) {
+  std::vector<Json> documents;
+  std::istringstream stream(dump);
+  while (stream >> std::ws && !stream.eof()) {
+    Json decl;
+    try {
+      stream >> decl;
+    } catch (const Json::exception&) {
+      break;  // Text between the documents (clang's notes): nothing more to read.
+    }
+    documents.push_back(std::move(decl));
+  }
+  return documents;
+}
+
+// The type the typedef `name` stands for, as clang prints it; empty when it is no typedef.
+std::string typedef_target(ProcessRunner& runner, const SourceFile& source,
+                           const std::string& name) {
+  auto dump = run_clang(
+      runner, source,
+      {"-fsyntax-only", "-Xclang", "-ast-dump=json", "-Xclang", "-ast-dump-filter=" + name});
+  if (!dump) return {};
+  for (const auto& decl : ast_documents(*dump))
+    if (kind_of(decl) == "TypedefDecl" && decl.value("name", "") == name) {
+      const Json type = decl.value("type", Json::object());
+      return type.value("desugaredQualType", type.value("qualType", ""));
+    }
+  return {};
+}
+
+// A parameter whose element type is a typedef (`typedef char base; base seq[n]`) is read as the
+// type it names: clang desugars only the outermost type, not a pointer's element.
+void resolve_typedefs(ProcessRunner& runner, const SourceFile& source, Json& decl) {
+  static const std::regex identifier("[A-Za-z_][A-Za-z0-9_]*");
+  for (auto& param : decl["inner"]) {
+    if (kind_of(param) != "ParmVarDecl" || !param.contains("type")) continue;
+    Json& type = param["type"];
+    std::string text = type.value("desugaredQualType", type.value("qualType", ""));
+    for (int depth = 0; depth < 4; ++depth) {
+      const std::string element = parse_param_type(text).element;
+      if (is_integer_type(element) || is_floating_type(element) ||
+          !std::regex_match(element, identifier))
+        break;
+      const std::string target = typedef_target(runner, source, element);
+      if (target.empty()) break;
+      text = std::regex_replace(text, std::regex("\\b" + element + "\\b"), target);
+    }
+    type["desugaredQualType"] = text;
+  }
 }
 
 }  // namespace
@@ -72,16 +125,10 @@ Result<FunctionAst> read_function_ast(ProcessRunner& runner, const SourceFile& s
       runner, source,
       {"-fsyntax-only", "-Xclang", "-ast-dump=json", "-Xclang", "-ast-dump-filter=" + function});
   if (!dump) return dump.error();
-  std::istringstream stream(*dump);
-  while (stream >> std::ws && !stream.eof()) {
-    Json decl;
-    try {
-      stream >> decl;
-    } catch (const Json::exception&) {
-      break;  // Text between the documents (clang's notes): nothing more to read.
-    }
+  for (auto& decl : ast_documents(*dump)) {
     if (kind_of(decl) == "FunctionDecl" && decl.value("name", "") == function && has_body(decl)) {
       ast.is_static = decl.value("storageClass", "") == "static";
+      resolve_typedefs(runner, source, decl);
       ast.decl = std::move(decl);
       ast.prototype = prototype_text(ast.decl, source.file);
       return ast;

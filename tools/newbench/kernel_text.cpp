@@ -1,6 +1,7 @@
 #include "tools/newbench/kernel_text.h"
 
 #include <algorithm>
+#include <cctype>
 #include <nlohmann/json.hpp>
 
 #include "util/files.h"
@@ -69,6 +70,20 @@ Result<std::vector<std::pair<std::string, Span>>> definitions(ProcessRunner& run
   return found;
 }
 
+// A removed function takes with it the /* comment */ right above it and the blank lines after
+// it, so that no orphan comment or gap is left where it was.
+Span widened(const std::string& text, Span span) {
+  size_t before = span.from;
+  while (before > 0 && std::isspace(static_cast<unsigned char>(text[before - 1]))) --before;
+  if (before >= 2 && text.compare(before - 2, 2, "*/") == 0) {
+    const size_t open = text.rfind("/*", before - 2);
+    if (open != std::string::npos && (open == 0 || text[open - 1] == '\n')) span.from = open;
+  }
+  while (span.to < text.size() && std::isspace(static_cast<unsigned char>(text[span.to])))
+    ++span.to;
+  return span;
+}
+
 }  // namespace
 
 Result<std::string> kernel_file_text(ProcessRunner& runner, const SourceFile& source,
@@ -83,7 +98,8 @@ Result<std::string> kernel_file_text(ProcessRunner& runner, const SourceFile& so
   for (const auto& [function, span] : *spans) {
     if (span.to <= span.from || span.to > text->size()) continue;
     if (function != name) {
-      text->erase(span.from, span.to - span.from);
+      const Span cut = widened(*text, span);
+      text->erase(cut.from, cut.to - cut.from);
     } else {
       const std::string definition = text->substr(span.from, span.to - span.from);
       text->replace(span.from, span.to - span.from, without_static(definition));
