@@ -94,7 +94,12 @@ CLI::App* find_or_add(CLI::App& root, const std::vector<std::string>& path,
     } catch (const CLI::OptionNotFound&) {
     }
     if (!next) next = app->add_subcommand(path[i], i + 1 == path.size() ? help : "");
-    if (i + 1 < path.size()) next->require_subcommand(1);
+    if (i + 1 < path.size()) {
+      // A group's help names its commands: "llm" says "ping, chat".
+      next->require_subcommand(1);
+      const std::string listed = next->get_description();
+      next->description(listed.empty() ? path[i + 1] : listed + ", " + path[i + 1]);
+    }
     app = next;
   }
   return app;
