@@ -104,6 +104,29 @@ Variables fixed_arguments(const KernelSignature& sig) {
   return values;
 }
 
+// The kernel as kopt new reads it: its signature, the text of original.cpp, its language.
+struct ReadKernel {
+  KernelSignature signature;
+  std::string source;
+  Language language = Language::cpp;
+};
+
+Result<ReadKernel> read_kernel(ProcessRunner& runner, const NewBenchmarkRequest& request) {
+  auto ast = read_function_ast(runner, request.source, request.function);
+  if (!ast) return ast.error();
+  if (ast->is_static && !request.extract)
+    return fail(request.function +
+                " is static: kopt calls it from its own driver, so it needs external linkage "
+                "(remove 'static', or --extract takes the function without it)");
+  auto sig = classify_parameters(*ast, request.overrides);
+  if (!sig) return sig.error();
+  auto source = kernel_file_text(runner, request.source, *ast, request.extract);
+  if (!source) return source.error();
+  const Language language =
+      request.language.value_or(has_openmp(ast->decl) ? Language::openmp : Language::cpp);
+  return ReadKernel{std::move(*sig), std::move(*source), language};
+}
+
 }  // namespace
 
 Result<NewBenchmarkResult> make_benchmark(LocalEvaluator& evaluator,
@@ -113,47 +136,40 @@ Result<NewBenchmarkResult> make_benchmark(LocalEvaluator& evaluator,
   NewBenchmarkResult result;
   result.dir = request.suite / request.name;
   if (auto st = check_request(request, result.dir); !st) return st.error();
-  auto ast = read_function_ast(*ctx.runner, request.source, request.function);
-  if (!ast) return ast.error();
-  if (ast->is_static && !request.extract)
-    return fail(request.function +
-                " is static: kopt calls it from its own driver, so it needs external linkage "
-                "(remove 'static', or --extract takes the function without it)");
-  auto sig = classify_parameters(*ast, request.overrides);
-  if (!sig) return sig.error();
-  result.signature = *sig;
-  result.language =
-      request.language.value_or(has_openmp(ast->decl) ? Language::openmp : Language::cpp);
-  auto source = kernel_file_text(*ctx.runner, request.source, *ast, request.extract);
-  if (!source) return source.error();
+  auto kernel = read_kernel(*ctx.runner, request);
+  if (!kernel) return kernel.error();
+  const KernelSignature& sig = kernel->signature;
+  const std::string& source = kernel->source;
+  result.signature = sig;
+  result.language = kernel->language;
 
   ManifestChoices choices;
   choices.name = request.name;
-  choices.language = result.language;
+  choices.language = kernel->language;
   choices.source_name = request.source.file.filename().string();
   choices.defines = request.source.defines;
-  auto allowed = [&](long n) { return allowed_scale(*sig, n); };
+  auto allowed = [&](long n) { return allowed_scale(sig, n); };
   choices.check_sizes = default_check_sizes(allowed);
   if (choices.check_sizes.empty()) return fail("the kernel's limits leave no size to check");
-  choices.time_size = sig->typical_scale > 0 ? sig->typical_scale : choices.check_sizes.back();
+  choices.time_size = sig.typical_scale > 0 ? sig.typical_scale : choices.check_sizes.back();
   choices.work.source = "not yet counted";
   if (auto st = make_folder(result.dir); !st) return st.error();
   auto headers = copy_headers(*ctx.runner, request.source, result.dir);
   if (!headers) return headers.error();
   choices.headers = *headers;
   if (auto st =
-          write_folder(result.dir, *sig, *source, choices.source_name, new_manifest(*sig, choices));
+          write_folder(result.dir, sig, source, choices.source_name, new_manifest(sig, choices));
       !st)
     return st.error();
   auto bench = load_benchmark(result.dir);
   if (!bench) return fail("the folder kopt new wrote does not load: " + bench.error().message);
 
   progress("building");
-  BuildOutcome build = evaluator.build(*bench, *source);
+  BuildOutcome build = evaluator.build(*bench, source);
   if (!build.ok)
     return fail("the benchmark does not build (" + result.dir.string() + "): " + build.failure);
-  progress(sig->typical_scale > 0 ? "timing the original" : "finding the time size");
-  auto calibration = choose_time_size(ctx, *bench, build, *sig, allowed);
+  progress(sig.typical_scale > 0 ? "timing the original" : "finding the time size");
+  auto calibration = choose_time_size(ctx, *bench, build, sig, allowed);
   if (!calibration) return fail("the original fails when timed " + calibration.error().message);
   result.time_size = calibration->size;
   result.time_seconds = calibration->seconds;
@@ -163,9 +179,9 @@ Result<NewBenchmarkResult> make_benchmark(LocalEvaluator& evaluator,
   std::erase_if(choices.check_sizes, [&](long n) { return n >= calibration->size; });
   if (choices.check_sizes.empty()) choices.check_sizes = {1};
   progress("counting the work per call");
-  choices.work = result.work = propose_work(ctx, *bench, *source, fixed_arguments(*sig));
+  choices.work = result.work = propose_work(ctx, *bench, source, fixed_arguments(sig));
   if (auto st = write_file(result.dir / "benchmark.json",
-                           dump_json(new_manifest(*sig, choices), 2) + "\n");
+                           dump_json(new_manifest(sig, choices), 2) + "\n");
       !st)
     return st.error();
   bench = load_benchmark(result.dir);
@@ -173,7 +189,7 @@ Result<NewBenchmarkResult> make_benchmark(LocalEvaluator& evaluator,
 
   progress("checking the original against itself");
   EvalRequest check;
-  check.source = *source;
+  check.source = source;
   check.label = "original";
   check.time = false;
   result.check =
