@@ -7,6 +7,7 @@ namespace kopt::cli {
 
 CommandSpec list_command();
 CommandSpec new_command();
+CommandSpec import_polybench_command();
 CommandSpec eval_command();
 CommandSpec bench_command();
 CommandSpec run_command();

@@ -1,5 +1,7 @@
 #include <fmt/format.h>
 
+#include <cstdlib>
+
 #include "agent/cli/commands.h"
 #include "agent/cli/eval_support.h"
 #include "agent/cli/status_line.h"
@@ -34,6 +36,14 @@ ParamOverrides read_overrides(const Args& args) {
   for (const auto& text : args.list("extent")) {
     const auto [name, extent] = name_value("extent", text);
     overrides.extents[name] = extent;
+  }
+  for (const auto& text : args.list("value")) {
+    const auto [name, value] = name_value("value", text);
+    char* end = nullptr;
+    const long number = std::strtol(value.c_str(), &end, 10);
+    if (*end != '\0' || number < 0)
+      throw UsageError{"--value " + name + " takes a whole number >= 0, not '" + value + "'"};
+    overrides.values[name] = number;
   }
   return overrides;
 }
@@ -91,8 +101,11 @@ void print_result(const NewBenchmarkResult& r, const std::string& suite_arg) {
 int run_new(const Args& args) {
   NewBenchmarkRequest request;
   request.name = args.get("NAME");
-  request.source = args.get("from");
+  request.source.file = args.get("from");
+  for (const auto& dir : args.list("I")) request.source.include_dirs.push_back(dir);
+  request.source.defines = args.list("D");
   request.function = args.get("function");
+  request.extract = args.flag("extract");
   request.language = read_language(args);
   request.suite = args.has("suite") ? args.get("suite") : ".";
   request.overrides = read_overrides(args);
@@ -124,6 +137,17 @@ CommandSpec new_command() {
        "NAME=EXPR: an array's element count, as an expression of the size "
        "parameters (e.g. a=n*m)",
        "", false, false, "", true},
+      {"--value",
+       "NAME=V: an integer parameter's typical value: a size's value at the time size (the time "
+       "size then is the one --value gives), a count's fixed value",
+       "", false, false, "", true},
+      {"-I", "DIR: an include folder for the file's own headers (its folder comes first)", "",
+       false, false, "", true},
+      {"-D", "NAME or NAME=VALUE: a macro the kernel is built with", "", false, false, "", true},
+      {"--extract",
+       "original.cpp is the file without its other functions (main, helpers) and the kernel "
+       "without 'static': for a file that is a whole program",
+       "", true},
       {"--force", "Replace the benchmark folder if it exists", "", true}};
   for (auto& o : evaluator_options()) options.push_back(o);
   for (auto& o : options)

@@ -54,8 +54,10 @@ class ReadFileTool : public Tool {
     if (auto it = ctx.candidates.find(path); it != ctx.candidates.end())
       return text_result(it->second);
     if (b.is_program()) return program_file(b, path);
-    for (const auto& allowed : {std::string("kernel.h"), b.kernel_file(), b.driver_file(),
-                                std::string("benchmark.json")}) {
+    std::vector<std::string> readable = {"kernel.h", b.kernel_file(), b.driver_file(),
+                                         "benchmark.json"};
+    readable.insert(readable.end(), b.headers.begin(), b.headers.end());  // The kernel's own.
+    for (const auto& allowed : readable) {
       if (path != allowed) continue;
       auto content = read_file(b.dir / allowed);
       if (!content) return tool_error(content.error().message);
@@ -63,8 +65,8 @@ class ReadFileTool : public Tool {
     }
     std::string ids;
     for (const auto& [id, source] : ctx.candidates) ids += ", " + id;
-    return tool_error("'" + path + "' is not readable; choose kernel.h, " + b.kernel_file() + ", " +
-                      b.driver_file() + ", benchmark.json, current" + ids);
+    return tool_error("'" + path + "' is not readable; choose " + join(readable, ", ") +
+                      ", current" + ids);
   }
 
  private:

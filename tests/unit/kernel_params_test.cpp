@@ -16,7 +16,7 @@ Result<KernelSignature> classify(const std::string& source, const std::string& f
   TempDir dir("kernel-params-");
   EXPECT_TRUE(write_file(dir.path() / file, source));
   LocalProcessRunner runner;
-  auto ast = read_function_ast(runner, dir.path() / file, function);
+  auto ast = read_function_ast(runner, SourceFile{dir.path() / file, {}, {}}, function);
   if (!ast) return ast.error();
   return classify_parameters(*ast, overrides);
 }
@@ -144,6 +144,43 @@ TEST(KernelParamsTest, ParameterValuesFollowTheNamedSizes) {
   ASSERT_TRUE(values.ok());
   EXPECT_EQ(values->at("n"), 10);
   EXPECT_EQ(values->at("m"), 11);
+}
+
+TEST(KernelParamsTest, TypicalValuesKeepTheSizesProportionsAndFixTheCounts) {
+  ParamOverrides overrides;
+  overrides.values = {{"m", 400}, {"n", 300}};
+  auto sig = classify(kAtax, "atax", "k.c", overrides);
+  ASSERT_TRUE(sig.ok()) << sig.error().message;
+  EXPECT_EQ(sig->typical_scale, 300);  // n is the scale: the time size is its value.
+  ASSERT_EQ(sig->named_sizes.size(), 1u);
+  EXPECT_EQ(sig->named_sizes[0].expression, "(4*n + 2)/3");
+  EXPECT_EQ(parameter_values(*sig, 300)->at("m"), 400);
+  EXPECT_EQ(parameter_values(*sig, 1)->at("m"), 2);  // ceil: a small scale never gives 0.
+
+  auto sweeps = classify(
+      "void sweep(int steps, int n, double* x) {\n"
+      "  for (int t = 0; t < steps; t++) for (int i = 1; i < n; i++) x[i] += x[i - 1];\n}\n",
+      "sweep", "k.c", ParamOverrides{{}, {}, {{"steps", 9}}});
+  ASSERT_TRUE(sweeps.ok()) << sweeps.error().message;
+  EXPECT_EQ(param(*sweeps, "steps").kind, ParamKind::count);
+  EXPECT_EQ(param(*sweeps, "steps").value, 9);
+  EXPECT_EQ(sweeps->typical_scale, 0);  // n has no value: the time size is searched.
+
+  auto unknown = classify(kAtax, "atax", "k.c", ParamOverrides{{}, {}, {{"A", 3}}});
+  ASSERT_FALSE(unknown.ok());
+  EXPECT_NE(unknown.error().message.find("--value names no integer parameter 'A'"),
+            std::string::npos);
+}
+
+TEST(KernelParamsTest, ATypedefElementIsReadAsTheTypeItNames) {
+  auto sig = classify(
+      "typedef char base;\ntypedef base letter;\n"
+      "void count(int n, letter seq[n], int hits[1]) {\n"
+      "  hits[0] = 0;\n  for (int i = 0; i < n; i++) hits[0] += seq[i] == 3;\n}\n",
+      "count");
+  ASSERT_TRUE(sig.ok()) << sig.error().message;
+  EXPECT_EQ(param(*sig, "seq").element, "char");
+  EXPECT_EQ(param(*sig, "seq").role, Role::in);
 }
 
 }  // namespace kopt

@@ -194,6 +194,7 @@ Status read_manifest(const Json& m, Benchmark& b) {
                      read_field(m, "tolerance.rtol", b.rtol),
                      read_field(m, "tolerance.atol", b.atol),
                      read_field(m, "flags", b.flags),
+                     read_field(m, "headers", b.headers, false),
                      read_field(m, "work.flops", b.flops),
                      read_field(m, "work.bytes", b.bytes),
                      read_field(m, "work.footprint", b.footprint, false),
@@ -216,6 +217,9 @@ Status read_manifest(const Json& m, Benchmark& b) {
   if (b.domain.empty()) return fail("'domain.inputs' must say what inputs kernel.h promises");
   if (b.edge_cases.empty()) return fail("'domain.edges' must list the driver's edge cases");
   if (b.footprint.empty()) b.footprint = b.bytes;
+  for (const auto& header : b.headers)
+    if (header.empty() || header.find('/') != std::string::npos || header[0] == '.')
+      return fail("'headers' names files of the folder, not '" + header + "'");
   return check_sizes_and_work(b);
 }
 
@@ -301,7 +305,9 @@ Result<Benchmark> load_benchmark(const fs::path& dir) {
     return fail(manifest_path.string() + ": " + st.error().message);
   Hasher hasher;
   hasher.add_file(manifest_path);
-  for (const auto& file : {b.header_path(), b.kernel_path(), b.driver_path()}) {
+  std::vector<fs::path> files = {b.header_path(), b.kernel_path(), b.driver_path()};
+  for (const auto& header : b.headers) files.push_back(dir / header);
+  for (const auto& file : files) {
     if (!fs::exists(file)) return fail("benchmark " + b.name + ": missing file " + file.string());
     hasher.add_file(file);
   }

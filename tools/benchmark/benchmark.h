@@ -56,6 +56,9 @@ struct Benchmark {
   double rtol = 0;
   double atol = 0;
   std::vector<std::string> flags;
+  /// Fixed headers of the folder that the kernel file includes (manifest "headers": plain file
+  /// names, such as a kernel's own "gemm.h"); they are built beside kernel.h.
+  std::vector<std::string> headers;
   std::string flops;  ///< Work per call as an expression of n.
   std::string bytes;  ///< Compulsory memory traffic per call as an expression of n.
   /// Distinct bytes a call touches, as an expression of n (defaults to `bytes`): the roofline

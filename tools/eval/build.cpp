@@ -152,6 +152,7 @@ std::string preprocessed_kernel_name(const Benchmark& bench) {
 
 std::vector<fs::path> fixed_build_files(const Benchmark& bench) {
   std::vector<fs::path> files = {bench.header_path(), bench.driver_path()};
+  for (const auto& header : bench.headers) files.push_back(bench.dir / header);
   const fs::path common = kopt_home() / "benchmarks" / "common";
   std::error_code ec;
   for (const auto& entry : fs::directory_iterator(common, ec))

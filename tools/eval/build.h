@@ -55,7 +55,8 @@ class Builder {
   std::map<Language, Result<Toolchain>> toolchains_;
 };
 
-/// The fixed files of a benchmark build besides the kernel: harness headers, kernel.h, driver.
+/// The fixed files of a benchmark build besides the kernel: harness headers, kernel.h, the
+/// manifest's headers, driver.
 std::vector<std::filesystem::path> fixed_build_files(const Benchmark& bench);
 
 /// Name of the kernel file inside a build workspace: "kernel.cpp" or "kernel.cu".

@@ -30,6 +30,13 @@ Result<double> call_seconds(const ExecutionContext& ctx, const Benchmark& bench,
 
 }  // namespace
 
+Result<Calibration> time_at_size(const ExecutionContext& ctx, const Benchmark& bench,
+                                 const std::filesystem::path& binary, long n) {
+  auto seconds = call_seconds(ctx, bench, binary, n);
+  if (!seconds) return seconds.error();
+  return Calibration{n, *seconds, "the size --value gives"};
+}
+
 Result<Calibration> calibrate_time_size(const ExecutionContext& ctx, const Benchmark& bench,
                                         const std::filesystem::path& binary,
                                         const std::function<bool(long)>& allowed,

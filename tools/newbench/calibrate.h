@@ -26,4 +26,8 @@ Result<Calibration> calibrate_time_size(const ExecutionContext& ctx, const Bench
                                         const std::function<bool(long)>& allowed,
                                         double target_seconds = 0.020);
 
+/// Times the driver `binary` of `bench` at scale n: the size the user chose.
+Result<Calibration> time_at_size(const ExecutionContext& ctx, const Benchmark& bench,
+                                 const std::filesystem::path& binary, long n);
+
 }  // namespace kopt

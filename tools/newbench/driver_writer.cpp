@@ -107,7 +107,7 @@ std::string fill(const KernelSignature& sig) {
     if (p.kind == ParamKind::scalar)
       text += fmt::format("    {}_ = static_cast<{}>(rng.uniform(0.5, 1.5));\n", p.name, p.element);
     if (p.kind == ParamKind::count || p.kind == ParamKind::integer)
-      text += fmt::format("    {}_ = {};\n", p.name, kFixedCount);
+      text += fmt::format("    {}_ = {};\n", p.name, p.value);
   }
   return text + "  }\n";
 }

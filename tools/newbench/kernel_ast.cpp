@@ -1,8 +1,10 @@
 #include "tools/newbench/kernel_ast.h"
 
 #include <nlohmann/json.hpp>
+#include <regex>
 #include <sstream>
 
+#include "tools/newbench/param_types.h"
 #include "util/files.h"
 #include "util/strings.h"
 
@@ -11,27 +13,6 @@ namespace kopt {
 namespace fs = std::filesystem;
 
 namespace {
-
-constexpr size_t kAstOutputCap = 256 << 20;
-
-std::vector<std::string> clang_command(const fs::path& file, const std::string& function,
-                                       Dialect dialect) {
-  std::vector<std::string> argv =
-      dialect == Dialect::c ? std::vector<std::string>{"clang", "-x", "c", "-std=gnu17"}
-                            : std::vector<std::string>{"clang++", "-x", "c++", "-std=gnu++20"};
-  argv.insert(argv.end(), {"-fsyntax-only", "-fopenmp", "-Wno-everything", "-Xclang",
-                           "-ast-dump=json", "-Xclang", "-ast-dump-filter=" + function,
-                           "-I" + fs::absolute(file).parent_path().string(), file.string()});
-  return argv;
-}
-
-// clang's first diagnostic that is an error, without the file's path.
-std::string first_clang_error(const std::string& output) {
-  std::istringstream lines(output);
-  for (std::string line; std::getline(lines, line);)
-    if (line.find("error:") != std::string::npos) return trim(line);
-  return trim(tail(output, 300));
-}
 
 bool has_body(const Json& decl) {
   for (const auto& child : children(decl))
@@ -52,13 +33,67 @@ std::string prototype_text(const Json& decl, const fs::path& file) {
   auto text = read_file(file);
   const size_t from = begin["offset"].get<size_t>(), to = end["offset"].get<size_t>();
   if (!text || to <= from || to > text->size()) return {};
-  return trim(text->substr(from, to - from));
+  return without_static(trim(text->substr(from, to - from)));
+}
+
+// The JSON documents clang prints for -ast-dump-filter, one per matching declaration.
+std::vector<Json> ast_documents(const std::string& dump) {
+  std::vector<Json> documents;
+  std::istringstream stream(dump);
+  while (stream >> std::ws && !stream.eof()) {
+    Json decl;
+    try {
+      stream >> decl;
+    } catch (const Json::exception&) {
+      break;  // Text between the documents (clang's notes): nothing more to read.
+    }
+    documents.push_back(std::move(decl));
+  }
+  return documents;
+}
+
+// The type the typedef `name` stands for, as clang prints it; empty when it is no typedef.
+std::string typedef_target(ProcessRunner& runner, const SourceFile& source,
+                           const std::string& name) {
+  auto dump = run_clang(
+      runner, source,
+      {"-fsyntax-only", "-Xclang", "-ast-dump=json", "-Xclang", "-ast-dump-filter=" + name});
+  if (!dump) return {};
+  for (const auto& decl : ast_documents(*dump))
+    if (kind_of(decl) == "TypedefDecl" && decl.value("name", "") == name) {
+      const Json type = decl.value("type", Json::object());
+      return type.value("desugaredQualType", type.value("qualType", ""));
+    }
+  return {};
+}
+
+// A parameter whose element type is a typedef (`typedef char base; base seq[n]`) is read as the
+// type it names: clang desugars only the outermost type, not a pointer's element.
+void resolve_typedefs(ProcessRunner& runner, const SourceFile& source, Json& decl) {
+  static const std::regex identifier("[A-Za-z_][A-Za-z0-9_]*");
+  for (auto& param : decl["inner"]) {
+    if (kind_of(param) != "ParmVarDecl" || !param.contains("type")) continue;
+    Json& type = param["type"];
+    std::string text = type.value("desugaredQualType", type.value("qualType", ""));
+    for (int depth = 0; depth < 4; ++depth) {
+      const std::string element = parse_param_type(text).element;
+      if (is_integer_type(element) || is_floating_type(element) ||
+          !std::regex_match(element, identifier))
+        break;
+      const std::string target = typedef_target(runner, source, element);
+      if (target.empty()) break;
+      text = std::regex_replace(text, std::regex("\\b" + element + "\\b"), target);
+    }
+    type["desugaredQualType"] = text;
+  }
 }
 
 }  // namespace
 
-Dialect dialect_of(const fs::path& file) {
-  return file.extension() == ".c" ? Dialect::c : Dialect::cxx;
+std::string without_static(const std::string& definition) {
+  static const std::regex leading_static(R"(^static\s+)");
+  return std::regex_replace(definition, leading_static, "",
+                            std::regex_constants::format_first_only);
 }
 
 const Json& strip_casts(const Json& node) {
@@ -82,40 +117,24 @@ std::string kind_of(const Json& node) {
   return node.is_object() ? node.value("kind", "") : "";
 }
 
-Result<FunctionAst> read_function_ast(ProcessRunner& runner, const fs::path& file,
+Result<FunctionAst> read_function_ast(ProcessRunner& runner, const SourceFile& source,
                                       const std::string& function) {
-  if (!fs::is_regular_file(file)) return fail("no such file: " + file.string());
   FunctionAst ast;
-  ast.dialect = dialect_of(file);
-  ProcessSpec spec;
-  spec.argv = clang_command(file, function, ast.dialect);
-  spec.env = {{"PATH", "/usr/bin:/bin"}, {"LC_ALL", "C"}};
-  spec.timeout = std::chrono::seconds(120);
-  spec.output_cap = kAstOutputCap;
-  const ProcessResult parsed = runner.run(spec);
-  if (parsed.spawn_failed || parsed.exit_code == 127)
-    return fail("clang not found: kopt new reads kernels with clang (apt-get install clang)");
-  if (!parsed.succeeded())
-    return fail(file.string() + " does not compile: " + first_clang_error(parsed.output));
-  std::istringstream stream(parsed.output);
-  while (stream >> std::ws && !stream.eof()) {
-    Json decl;
-    try {
-      stream >> decl;
-    } catch (const Json::exception&) {
-      break;  // Text between the documents (clang's notes): nothing more to read.
-    }
+  ast.dialect = dialect_of(source.file);
+  auto dump = run_clang(
+      runner, source,
+      {"-fsyntax-only", "-Xclang", "-ast-dump=json", "-Xclang", "-ast-dump-filter=" + function});
+  if (!dump) return dump.error();
+  for (auto& decl : ast_documents(*dump)) {
     if (kind_of(decl) == "FunctionDecl" && decl.value("name", "") == function && has_body(decl)) {
-      if (decl.value("storageClass", "") == "static")
-        return fail(function +
-                    " is static: kopt calls it from its own driver, so it needs "
-                    "external linkage (remove 'static')");
+      ast.is_static = decl.value("storageClass", "") == "static";
+      resolve_typedefs(runner, source, decl);
       ast.decl = std::move(decl);
-      ast.prototype = prototype_text(ast.decl, file);
+      ast.prototype = prototype_text(ast.decl, source.file);
       return ast;
     }
   }
-  return fail(file.string() + " defines no function '" + function + "' (with a body)");
+  return fail(source.file.string() + " defines no function '" + function + "' (with a body)");
 }
 
 }  // namespace kopt

@@ -8,6 +8,7 @@
 
 #include "sandbox/process.h"
 #include "tools/benchmark/benchmark.h"
+#include "tools/newbench/source_file.h"
 #include "util/json.h"
 #include "util/result.h"
 
@@ -18,17 +19,17 @@ struct FunctionAst {
   Json decl;              ///< clang's FunctionDecl: its ParmVarDecls and its body.
   std::string prototype;  ///< The definition's text up to its body; empty when not plain text.
   Dialect dialect = Dialect::cxx;
+  bool is_static = false;  ///< Declared `static`: only a copy without it can be called.
 };
 
-/// The file's language from its extension: C for .c, C++ otherwise.
-Dialect dialect_of(const std::filesystem::path& file);
-
-/// Parses `file` with clang (the file's folder on the include path, OpenMP pragmas understood)
-/// and returns the definition of `function`. Errors say, in one line, that the file does not
-/// compile (with clang's first error), that it defines no such function, or that clang is
-/// missing.
-Result<FunctionAst> read_function_ast(ProcessRunner& runner, const std::filesystem::path& file,
+/// Parses the file with clang (source_file.h) and returns the definition of `function`. Errors
+/// say, in one line, that the file does not compile (with clang's first error), that it defines
+/// no such function, or that clang is missing.
+Result<FunctionAst> read_function_ast(ProcessRunner& runner, const SourceFile& source,
                                       const std::string& function);
+
+/// The definition's text without a leading `static` (and the space after it).
+std::string without_static(const std::string& definition);
 
 /// Skips implicit casts and parentheses.
 const Json& strip_casts(const Json& node);

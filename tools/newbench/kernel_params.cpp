@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <nlohmann/json.hpp>
+#include <numeric>
 #include <set>
 
 #include "tools/newbench/access_analysis.h"
@@ -57,6 +58,13 @@ Status check_overrides(const std::vector<KernelParam>& params, const ParamOverri
   for (const auto& [name, extent] : overrides.extents)
     if (!is_array(name))
       return fail("--extent names no array parameter '" + name + "' of " + function);
+  for (const auto& [name, value] : overrides.values) {
+    const bool integer = std::any_of(params.begin(), params.end(), [&](const KernelParam& p) {
+      return p.name == name && p.kind == ParamKind::integer;
+    });
+    if (!integer) return fail("--value names no integer parameter '" + name + "' of " + function);
+    if (value < 0) return fail("--value " + name + " must not be negative");
+  }
   return {};
 }
 
@@ -76,16 +84,43 @@ std::set<std::string> size_names(const std::vector<KernelParam>& params, const A
   return mentioned;
 }
 
-// The sizes other than n as expressions of n: n, n + 1, n + 2, ... (different, so that a
-// kernel that swaps two of them fails the check).
-std::vector<NamedSize> name_sizes(const std::vector<KernelParam>& params) {
-  const bool has_n = std::any_of(params.begin(), params.end(), [](const KernelParam& p) {
-    return p.kind == ParamKind::size && p.name == "n";
-  });
+// The size whose value is the scale n: the parameter n, else the first size.
+const KernelParam* scale_param(const std::vector<KernelParam>& params) {
+  const KernelParam* first = nullptr;
+  for (const auto& p : params) {
+    if (p.kind != ParamKind::size) continue;
+    if (p.name == "n") return &p;
+    if (!first) first = &p;
+  }
+  return first;
+}
+
+// ceil(n * value / scale), as an expression the manifest rounds down: 11*n/10 -> (11*n + 9)/10.
+std::string proportional(long value, long scale) {
+  const long g = std::gcd(value, scale), p = value / g, q = scale / g;
+  const std::string times = p == 1 ? "n" : std::to_string(p) + "*n";
+  if (q == 1) return times;
+  return "(" + times + " + " + std::to_string(q - 1) + ")/" + std::to_string(q);
+}
+
+// The sizes other than the scale as expressions of n: in proportion to the scale where --value
+// gives both values, else n + 1, n + 2, ... (different, so that a kernel that swaps two of
+// them fails the check).
+std::vector<NamedSize> name_sizes(const std::vector<KernelParam>& params,
+                                  const ParamOverrides& overrides) {
+  const KernelParam* scale = scale_param(params);
+  const auto typical = [&](const KernelParam& p) -> long {
+    auto it = overrides.values.find(p.name);
+    return it == overrides.values.end() ? 0 : std::max(1L, it->second);
+  };
   std::vector<NamedSize> named;
-  int offset = has_n ? 1 : 0;
+  int offset = scale && scale->name == "n" ? 1 : 0;
   for (const auto& p : params) {
     if (p.kind != ParamKind::size || p.name == "n") continue;
+    if (scale && &p != scale && typical(*scale) && typical(p)) {
+      named.push_back({p.name, proportional(typical(p), typical(*scale))});
+      continue;
+    }
     named.push_back({p.name, offset == 0 ? "n" : "n + " + std::to_string(offset)});
     ++offset;
   }
@@ -100,12 +135,15 @@ void classify_integers(std::vector<KernelParam>& params, const AccessFacts& fact
     if (sizes.count(p.name)) {
       p.kind = ParamKind::size;
       p.why = "sizes arrays";
-    } else if (facts.loop_bounds.count(p.name)) {
+      continue;
+    }
+    if (auto it = overrides.values.find(p.name); it != overrides.values.end()) p.value = it->second;
+    if (facts.loop_bounds.count(p.name)) {
       p.kind = ParamKind::count;
-      p.why = "bounds loops only (a count: fixed at " + std::to_string(kFixedCount) +
+      p.why = "bounds loops only (a count: fixed at " + std::to_string(p.value) +
               ", edge cases 0 and 1)";
     } else {
-      p.why = "neither sizes arrays nor bounds loops: fixed at " + std::to_string(kFixedCount);
+      p.why = "neither sizes arrays nor bounds loops: fixed at " + std::to_string(p.value);
     }
   }
 }
@@ -143,7 +181,7 @@ Result<Variables> parameter_values(const KernelSignature& signature, long n) {
   for (const auto& p : signature.params) {
     if (p.kind == ParamKind::size) values[p.name] = named->at(p.name);
     if (p.kind == ParamKind::count || p.kind == ParamKind::integer)
-      values[p.name] = static_cast<double>(kFixedCount);
+      values[p.name] = static_cast<double>(p.value);
   }
   return values;
 }
@@ -169,7 +207,10 @@ Result<KernelSignature> classify_parameters(const FunctionAst& ast,
   }
   const AccessFacts facts = analyze_accesses(ast.decl, pointers, integers);
   classify_integers(sig.params, facts, overrides);
-  sig.named_sizes = name_sizes(sig.params);
+  sig.named_sizes = name_sizes(sig.params, overrides);
+  if (const KernelParam* scale = scale_param(sig.params))
+    if (auto it = overrides.values.find(scale->name); it != overrides.values.end())
+      sig.typical_scale = std::max(1L, it->second);
   for (auto& p : sig.params)
     if (p.kind == ParamKind::array)
       if (auto st = size_and_role(sig, p, facts, overrides); !st) return st.error();

@@ -23,6 +23,9 @@ enum class ParamKind {
 
 enum class Role { in, out, inout };
 
+/// The value the driver gives count and integer parameters unless --value says otherwise.
+inline constexpr long kFixedCount = 4;
+
 /// "in", "out" or "inout".
 std::string to_string(Role role);
 
@@ -37,7 +40,8 @@ struct KernelParam {
   std::vector<std::string> inner_dims;  ///< double (*)[n][m]: "n", "m".
   /// Elements, as a C expression of the size parameters; empty when unknown.
   std::string extent;
-  std::string why;  ///< How the role and the extent were found, for kernel.h's comment.
+  std::string why;           ///< How the role and the extent were found, for kernel.h's comment.
+  long value = kFixedCount;  ///< A count's or an integer's fixed value.
 };
 
 /// A limit a constant array dimension sets: `expression` (of the sizes) must stay <= `limit`.
@@ -59,12 +63,18 @@ struct KernelSignature {
   /// "n", if there is one.
   std::vector<NamedSize> named_sizes;
   std::vector<SizeLimit> limits;
+  /// The scale n where --value gives the value of the size it stands for (the time size); 0
+  /// when none does.
+  long typical_scale = 0;
 };
 
-/// What the user says instead of the analysis: --role A=inout, --extent A=n*m.
+/// What the user says instead of the analysis: --role A=inout, --extent A=n*m, --value nj=1100.
 struct ParamOverrides {
   std::map<std::string, Role> roles;
   std::map<std::string, std::string> extents;
+  /// Typical values of integer parameters: a size's value at the time size (the other sizes
+  /// keep their proportion to it), a count's or an integer's fixed value.
+  std::map<std::string, long> values;
 };
 
 /// Classifies every parameter. Errors name the parameter and what to do: an unsupported type,
@@ -74,8 +84,5 @@ Result<KernelSignature> classify_parameters(const FunctionAst& ast,
 
 /// The value of every size, count and integer parameter at scale n.
 Result<Variables> parameter_values(const KernelSignature& signature, long n);
-
-/// The fixed value the driver gives count and integer parameters.
-inline constexpr long kFixedCount = 4;
 
 }  // namespace kopt

@@ -1,10 +1,12 @@
 #include "tools/newbench/new_benchmark.h"
 
+#include <algorithm>
 #include <nlohmann/json.hpp>
 #include <regex>
 
 #include "tools/newbench/calibrate.h"
 #include "tools/newbench/driver_writer.h"
+#include "tools/newbench/kernel_text.h"
 #include "tools/newbench/new_manifest.h"
 #include "util/files.h"
 
@@ -49,11 +51,28 @@ Status check_request(const NewBenchmarkRequest& r, const fs::path& dir) {
   return {};
 }
 
+// The file's own headers, by file name beside kernel.h (the build's -I. finds them there).
+Result<std::vector<std::string>> copy_headers(ProcessRunner& runner, const SourceFile& source,
+                                              const fs::path& dir) {
+  auto headers = local_headers(runner, source);
+  if (!headers) return headers.error();
+  std::vector<std::string> names;
+  for (const auto& header : *headers) {
+    const std::string name = header.filename().string();
+    if (std::find(names.begin(), names.end(), name) != names.end() || name == "kernel.h" ||
+        name == "harness.h")
+      return fail(source.file.string() + " includes two headers named " + name +
+                  ", which one folder cannot hold");
+    names.push_back(name);
+    std::error_code ec;
+    fs::copy_file(header, dir / name, fs::copy_options::overwrite_existing, ec);
+    if (ec) return fail("cannot copy " + header.string() + ": " + ec.message());
+  }
+  return names;
+}
+
 Status write_folder(const fs::path& dir, const KernelSignature& sig, const std::string& source,
                     const std::string& source_name, const Json& manifest) {
-  std::error_code ec;
-  fs::create_directories(dir, ec);
-  if (ec) return fail("cannot make " + dir.string() + ": " + ec.message());
   for (const auto& [file, text] :
        {std::pair{"kernel.h", write_kernel_header(sig, source_name)},
         std::pair{"original.cpp", source}, std::pair{"driver.cpp", write_driver(sig)},
@@ -62,12 +81,50 @@ Status write_folder(const fs::path& dir, const KernelSignature& sig, const std::
   return {};
 }
 
+Status make_folder(const fs::path& dir) {
+  std::error_code ec;
+  fs::create_directories(dir, ec);
+  if (ec) return fail("cannot make " + dir.string() + ": " + ec.message());
+  return {};
+}
+
+// The time size: the one --value gives, else the smallest n whose call takes 20 ms.
+Result<Calibration> choose_time_size(const ExecutionContext& ctx, const Benchmark& bench,
+                                     const BuildOutcome& build, const KernelSignature& sig,
+                                     const std::function<bool(long)>& allowed) {
+  if (sig.typical_scale > 0) return time_at_size(ctx, bench, build.binary, sig.typical_scale);
+  return calibrate_time_size(ctx, bench, build.binary, allowed);
+}
+
 Variables fixed_arguments(const KernelSignature& sig) {
   Variables values;
   for (const auto& p : sig.params)
     if (p.kind == ParamKind::count || p.kind == ParamKind::integer)
-      values[p.name] = static_cast<double>(kFixedCount);
+      values[p.name] = static_cast<double>(p.value);
   return values;
+}
+
+// The kernel as kopt new reads it: its signature, the text of original.cpp, its language.
+struct ReadKernel {
+  KernelSignature signature;
+  std::string source;
+  Language language = Language::cpp;
+};
+
+Result<ReadKernel> read_kernel(ProcessRunner& runner, const NewBenchmarkRequest& request) {
+  auto ast = read_function_ast(runner, request.source, request.function);
+  if (!ast) return ast.error();
+  if (ast->is_static && !request.extract)
+    return fail(request.function +
+                " is static: kopt calls it from its own driver, so it needs external linkage "
+                "(remove 'static', or --extract takes the function without it)");
+  auto sig = classify_parameters(*ast, request.overrides);
+  if (!sig) return sig.error();
+  auto source = kernel_file_text(runner, request.source, *ast, request.extract);
+  if (!source) return source.error();
+  const Language language =
+      request.language.value_or(has_openmp(ast->decl) ? Language::openmp : Language::cpp);
+  return ReadKernel{std::move(*sig), std::move(*source), language};
 }
 
 }  // namespace
@@ -79,38 +136,40 @@ Result<NewBenchmarkResult> make_benchmark(LocalEvaluator& evaluator,
   NewBenchmarkResult result;
   result.dir = request.suite / request.name;
   if (auto st = check_request(request, result.dir); !st) return st.error();
-  auto ast = read_function_ast(*ctx.runner, request.source, request.function);
-  if (!ast) return ast.error();
-  auto sig = classify_parameters(*ast, request.overrides);
-  if (!sig) return sig.error();
-  result.signature = *sig;
-  result.language =
-      request.language.value_or(has_openmp(ast->decl) ? Language::openmp : Language::cpp);
-  auto source = read_file(request.source);
-  if (!source) return source.error();
+  auto kernel = read_kernel(*ctx.runner, request);
+  if (!kernel) return kernel.error();
+  const KernelSignature& sig = kernel->signature;
+  const std::string& source = kernel->source;
+  result.signature = sig;
+  result.language = kernel->language;
 
   ManifestChoices choices;
   choices.name = request.name;
-  choices.language = result.language;
-  choices.source_name = request.source.filename().string();
-  auto allowed = [&](long n) { return allowed_scale(*sig, n); };
+  choices.language = kernel->language;
+  choices.source_name = request.source.file.filename().string();
+  choices.defines = request.source.defines;
+  auto allowed = [&](long n) { return allowed_scale(sig, n); };
   choices.check_sizes = default_check_sizes(allowed);
   if (choices.check_sizes.empty()) return fail("the kernel's limits leave no size to check");
-  choices.time_size = choices.check_sizes.back();
+  choices.time_size = sig.typical_scale > 0 ? sig.typical_scale : choices.check_sizes.back();
   choices.work.source = "not yet counted";
+  if (auto st = make_folder(result.dir); !st) return st.error();
+  auto headers = copy_headers(*ctx.runner, request.source, result.dir);
+  if (!headers) return headers.error();
+  choices.headers = *headers;
   if (auto st =
-          write_folder(result.dir, *sig, *source, choices.source_name, new_manifest(*sig, choices));
+          write_folder(result.dir, sig, source, choices.source_name, new_manifest(sig, choices));
       !st)
     return st.error();
   auto bench = load_benchmark(result.dir);
   if (!bench) return fail("the folder kopt new wrote does not load: " + bench.error().message);
 
   progress("building");
-  BuildOutcome build = evaluator.build(*bench, *source);
+  BuildOutcome build = evaluator.build(*bench, source);
   if (!build.ok)
     return fail("the benchmark does not build (" + result.dir.string() + "): " + build.failure);
-  progress("finding the time size");
-  auto calibration = calibrate_time_size(ctx, *bench, build.binary, allowed);
+  progress(sig.typical_scale > 0 ? "timing the original" : "finding the time size");
+  auto calibration = choose_time_size(ctx, *bench, build, sig, allowed);
   if (!calibration) return fail("the original fails when timed " + calibration.error().message);
   result.time_size = calibration->size;
   result.time_seconds = calibration->seconds;
@@ -120,9 +179,9 @@ Result<NewBenchmarkResult> make_benchmark(LocalEvaluator& evaluator,
   std::erase_if(choices.check_sizes, [&](long n) { return n >= calibration->size; });
   if (choices.check_sizes.empty()) choices.check_sizes = {1};
   progress("counting the work per call");
-  choices.work = result.work = propose_work(ctx, *bench, *source, fixed_arguments(*sig));
+  choices.work = result.work = propose_work(ctx, *bench, source, fixed_arguments(sig));
   if (auto st = write_file(result.dir / "benchmark.json",
-                           dump_json(new_manifest(*sig, choices), 2) + "\n");
+                           dump_json(new_manifest(sig, choices), 2) + "\n");
       !st)
     return st.error();
   bench = load_benchmark(result.dir);
@@ -130,7 +189,7 @@ Result<NewBenchmarkResult> make_benchmark(LocalEvaluator& evaluator,
 
   progress("checking the original against itself");
   EvalRequest check;
-  check.source = *source;
+  check.source = source;
   check.label = "original";
   check.time = false;
   result.check =

@@ -1,7 +1,8 @@
 // `kopt new`: a benchmark folder from a function in the user's own file. Reads the function
-// with clang, classifies its parameters, writes kernel.h, original.cpp (the file verbatim),
-// driver.cpp and benchmark.json, builds it, finds the time size by timing the original, proposes
-// the work per call from kopt's static counts, and checks the original against itself.
+// with clang, classifies its parameters, writes kernel.h, original.cpp (the file verbatim, or
+// without its other functions), the file's own headers, driver.cpp and benchmark.json, builds
+// it, finds the time size by timing the original, proposes the work per call from kopt's static
+// counts, and checks the original against itself. `kopt import` makes each folder this way.
 #pragma once
 
 #include <filesystem>
@@ -11,14 +12,18 @@
 
 #include "tools/eval/evaluator.h"
 #include "tools/newbench/kernel_params.h"
+#include "tools/newbench/source_file.h"
 #include "tools/newbench/work_fit.h"
 
 namespace kopt {
 
 struct NewBenchmarkRequest {
   std::string name;
-  std::filesystem::path source;
+  SourceFile source;  ///< The file, its include folders and macros (also the manifest's -D flags).
   std::string function;
+  /// original.cpp without the file's other function definitions (a main, helpers) and without
+  /// the function's `static`: for a file that is a whole program.
+  bool extract = false;
   std::optional<Language> language;  ///< Unset: openmp where the function has OpenMP pragmas.
   std::filesystem::path suite;       ///< The folder is made at suite/name.
   ParamOverrides overrides;

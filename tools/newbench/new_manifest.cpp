@@ -30,7 +30,7 @@ std::string size_meaning(const KernelSignature& sig) {
   for (const auto& s : sig.named_sizes) parts.push_back(s.name + " = " + s.expression);
   for (const auto& p : sig.params)
     if (p.kind == ParamKind::count || p.kind == ParamKind::integer)
-      parts.push_back(p.name + " = " + std::to_string(kFixedCount));
+      parts.push_back(p.name + " = " + std::to_string(p.value));
   return parts.empty() ? "n (the kernel takes no size)" : join(parts, ", ");
 }
 
@@ -64,6 +64,7 @@ Json new_manifest(const KernelSignature& sig, const ManifestChoices& c) {
   }
   std::vector<std::string> flags = {"-std=c++20", "-O3", "-march=native"};
   if (c.language == Language::openmp) flags.push_back("-fopenmp");
+  for (const auto& define : c.defines) flags.push_back("-D" + define);
   Json manifest = {
       {"format", "kopt-benchmark/1"},
       {"name", c.name},
@@ -78,6 +79,7 @@ Json new_manifest(const KernelSignature& sig, const ManifestChoices& c) {
       {"work", {{"flops", c.work.flops}, {"bytes", c.work.bytes}, {"source", c.work.source}}},
       {"domain", {{"inputs", domain_inputs(sig)}, {"edges", driver_edge_cases(sig)}}}};
   if (sig.dialect == Dialect::c) manifest["dialect"] = "c";
+  if (!c.headers.empty()) manifest["headers"] = c.headers;
   return manifest;
 }
 

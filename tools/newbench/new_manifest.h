@@ -21,6 +21,8 @@ struct ManifestChoices {
   long time_size = 0;
   std::string time_note;  ///< How the time size was found.
   WorkProposal work;
+  std::vector<std::string> defines;  ///< Macros the kernel is built with ("NAME", "NAME=VALUE").
+  std::vector<std::string> headers;  ///< The kernel file's own headers, copied into the folder.
 };
 
 /// The manifest for the signature and the choices.
