@@ -94,7 +94,7 @@ std::vector<BadInput> corpus() {
       {{"run", "licm", "--llm", "openai:m"}, F, "OPENAI_API_KEY is not set"},
       {{"run", "no-such-benchmark"}, F, "unknown benchmark 'no-such-benchmark'"},
       {{"llm", "ping", "--llm", "bogus"}, F, "unknown LLM spec"},
-      {{"lsit"}, U, "no command 'lsit'; the commands are list, new, eval"},
+      {{"lsit"}, U, "no command 'lsit'; the commands are list, new, import, eval"},
       {{"llm", "ping", "--llm", "openai:m"}, F, "OPENAI_API_KEY is not set"},
       {{"llm", "ping", "--llm", "anthropic:"}, F, "needs a value after 'anthropic:'"},
       {{"llm", "chat", "--llm", "exec:true", "--max-tokens", "-1", "hi"}, U, "between"},
