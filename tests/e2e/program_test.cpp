@@ -76,6 +76,24 @@ TEST(ProgramTest, TheFasterSolverIsASignificantWinByWallTime) {
       << text.output;
 }
 
+// A solver that prints PASS and leaves: the compare command (the program's checksum against the
+// original's) catches it; with the PASS line alone it passes, and its verdict says why it could.
+TEST(ProgramTest, APassLineAloneIsNamedAsTheOnlyCheck) {
+  ProcessResult caught = eval_program("says_pass");
+  ASSERT_EQ(caught.exit_code, 1) << caught.output;
+  EXPECT_EQ(verdict_field(test::last_json(caught.output), "status"), "incorrect");
+
+  TempDir suite("kopt-program-pass-only-");
+  edited_copy(suite, [](Json& m) { m["check"].erase("compare"); });
+  ProcessResult fooled = eval_program("says_pass", suite.path());
+  ASSERT_EQ(fooled.exit_code, 0) << fooled.output;
+  EXPECT_EQ(verdict_field(test::last_json(fooled.output), "status"), "faster");
+  ProcessResult text =
+      test::run_kopt({"eval", "matmul_prog", "--suite", suite.path().string(), "--variant",
+                      (kCandidates / "says_pass").string(), "--timing-budget", "1"});
+  EXPECT_NE(text.output.find("checked by its PASS line alone"), std::string::npos) << text.output;
+}
+
 TEST(ProgramTest, TheWrongSolverFailsThePassLine) {
   ProcessResult result = eval_program("wrong");
   EXPECT_EQ(result.exit_code, 1) << result.output;

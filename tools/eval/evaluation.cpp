@@ -97,14 +97,29 @@ Json to_json(const Evaluation& e) {
   return doc;
 }
 
+namespace {
+
+// What a program verdict adds to its line: the caveat, and when nothing but the program's own
+// PASS line judged it, that code in an editable file can print that line.
+std::string program_caveat(const Evaluation& e) {
+  if (e.verdict_strength != strength::kProgram) return "";
+  std::string caveat = std::string("; ") + kProgramCaveat;
+  if (e.program && e.program->compare.empty())
+    caveat +=
+        "; checked by its PASS line alone, which an editable file's code can print "
+        "(a compare command against the original's output would check what it computed)";
+  return caveat;
+}
+
+}  // namespace
+
 std::string one_line(const Evaluation& e) {
   if (e.timing && e.correct()) {
     const auto& t = *e.timing;
     return fmt::format(
         "{}: {:.3g}x [{:.3g}, {:.3g}] over the {} (p={:.2g}; {:.4g} ms vs {:.4g} ms){}", e.status,
         t.interval.speedup, t.interval.low, t.interval.high, e.baseline, t.p_value,
-        t.candidate_spread.median * 1e3, t.baseline_spread.median * 1e3,
-        e.verdict_strength == strength::kProgram ? std::string("; ") + kProgramCaveat : "");
+        t.candidate_spread.median * 1e3, t.baseline_spread.median * 1e3, program_caveat(e));
   }
   if (e.category.empty()) return e.status + ": " + e.reason;
   return e.status + " (" + e.category + "): " + e.reason;
