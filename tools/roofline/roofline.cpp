@@ -42,6 +42,18 @@ const std::string& no_integer_work() {
   return note;
 }
 
+// What the CPU's measured point assumes of the traffic: the manifest's bytes, whatever the
+// variant does. A variant that passes over its data more often than they count moves more.
+std::string traffic_assumed(const Benchmark& bench) {
+  std::string note = "bytes are the manifest's work.bytes (" + bench.bytes +
+                     ") for every variant: the traffic of the passes over the data it counts, "
+                     "one unless it says more; a variant that makes more passes moves more "
+                     "bytes and sits further left than shown";
+  if (!bench.footprint.empty() && bench.footprint != bench.bytes)
+    note += "; distinct bytes per call (work.footprint) " + bench.footprint;
+  return note;
+}
+
 Json static_detail(const StaticEstimate& e) {
   Json loops = Json::array();
   for (const auto& t : e.counts.trips)
@@ -92,6 +104,7 @@ Result<RooflineReport> run_measured(EvaluationExecutor& executor, const Executio
   report.detail = {{"work_from", work->source_of_work}, {"timed_calls", work->reps}};
   if (bench.language != Language::cuda && report.counters.int_ops == 0)
     report.notes.push_back(no_integer_work());
+  if (bench.language != Language::cuda) report.notes.push_back(traffic_assumed(bench));
   if (report.point.bandwidth_fraction > 1)
     report.notes.push_back(fmt::format(
         "{:.0f}% of the measured DRAM bandwidth: the working set ({:.0f} MB per call) is served by "
