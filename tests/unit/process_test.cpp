@@ -46,17 +46,17 @@ TEST(ProcessTest, ReportsTheKillingSignal) {
 
 TEST(ProcessTest, TimeoutKillsTheWholeProcessGroup) {
   const auto start = std::chrono::steady_clock::now();
-  ProcessResult r = sh("sleep 300 & sleep 300; echo never", std::chrono::milliseconds(500));
+  ProcessResult r = sh("sleep 3017 & sleep 3017; echo never", std::chrono::milliseconds(500));
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   EXPECT_TRUE(r.timed_out);
   EXPECT_LT(seconds, 5);
   EXPECT_EQ(r.output.find("never"), std::string::npos);
   // SIGKILL is delivered at once, but a loaded machine may take a moment to tear a process down.
-  int left = count_processes({"sleep", "300"});
+  int left = count_processes({"sleep", "3017"});
   for (int i = 0; i < 50 && left > 0; ++i) {
     usleep(100000);
-    left = count_processes({"sleep", "300"});
+    left = count_processes({"sleep", "3017"});
   }
   EXPECT_EQ(left, 0);
 }
