@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "../llm/fake_api_server.h"
+#include "../llm/wire_formats.h"
 #include "../support/kopt_cli.h"
 #include "tools/eval/evaluation.h"
 #include "util/files.h"
@@ -94,6 +95,20 @@ TEST(ProgramTest, APassLineAloneIsNamedAsTheOnlyCheck) {
   EXPECT_NE(text.output.find("checked by its PASS line alone"), std::string::npos) << text.output;
 }
 
+// Red team 5: a solver that makes only the printed checksum right and turns the program's FAIL
+// into PASS (it defines puts), and one that forges a matrix passing Freivalds' test, whose
+// vectors it predicts from $KOPT_SEED. Both are caught by the compare command, which reads the
+// whole product the fixed main wrote.
+TEST(ProgramTest, AProductMadeToPassTheProgramsOwnChecksIsWrong) {
+  for (const char* cheat : {"checksum_only", "forged_freivalds"}) {
+    ProcessResult result = eval_program(cheat);
+    ASSERT_EQ(result.exit_code, 1) << cheat << "\n" << result.output;
+    const Json doc = test::last_json(result.output);
+    EXPECT_EQ(verdict_field(doc, "status"), "incorrect") << cheat << doc["verdict"].dump();
+    EXPECT_NE(result.output.find("product: element"), std::string::npos) << result.output;
+  }
+}
+
 TEST(ProgramTest, TheWrongSolverFailsThePassLine) {
   ProcessResult result = eval_program("wrong");
   EXPECT_EQ(result.exit_code, 1) << result.output;
@@ -116,7 +131,7 @@ TEST(ProgramTest, TheWrongSolverFailsTheCompareCommandAlone) {
   EXPECT_EQ(verdict_field(doc, "category"), "wrong");
   EXPECT_NE(verdict_field(doc, "reason").find("the compare command"), std::string::npos)
       << doc["verdict"].dump();
-  EXPECT_NE(verdict_field(doc, "reason").find("checksum: want"), std::string::npos);
+  EXPECT_NE(verdict_field(doc, "reason").find("product: element"), std::string::npos);
 }
 
 // A product kept in a file of the run's folder would make every later run a file read; each run
@@ -187,32 +202,19 @@ using llm::testing::FakeApiServer;
 using llm::testing::Received;
 using llm::testing::Reply;
 
-Json completion(Json message, const std::string& finish) {
-  return {{"id", "chatcmpl-test"},
-          {"object", "chat.completion"},
-          {"model", "scripted"},
-          {"choices", {{{"index", 0}, {"message", message}, {"finish_reason", finish}}}},
-          {"usage", {{"prompt_tokens", 1200}, {"completion_tokens", 300}, {"total_tokens", 1500}}}};
-}
-
 // The analyst diagnoses; the optimizer hands in the faster solver as a bundle.
 Reply scripted_model(const Received& request) {
   const Json body = Json::parse(request.body);
   const std::string system = body["messages"][0].value("content", "");
-  if (system.find("performance analyst") != std::string::npos)
-    return {200,
-            dump_json(completion(
-                {{"role", "assistant"}, {"content", "Diagnosis: b is read by column."}}, "stop"))};
+  llm::testing::Answer answer;
+  if (system.find("performance analyst") != std::string::npos) {
+    answer.text = "Diagnosis: b is read by column.";
+    return {200, llm::testing::openai_json(answer)};
+  }
   const std::string source =
       "//// file: solver.cpp\n" + read_file(kCandidates / "fast" / "solver.cpp").value();
-  Json call = {{"id", "call_1"},
-               {"type", "function"},
-               {"function",
-                {{"name", "submit"},
-                 {"arguments", dump_json({{"source", source}, {"summary", "i-k-j order"}})}}}};
-  return {200, dump_json(
-                   completion({{"role", "assistant"}, {"content", nullptr}, {"tool_calls", {call}}},
-                              "tool_calls"))};
+  answer.calls = {{"submit", dump_json({{"source", source}, {"summary", "i-k-j order"}})}};
+  return {200, llm::testing::openai_json(answer)};
 }
 
 }  // namespace
