@@ -15,6 +15,7 @@
 #include <functional>
 
 #include "../llm/fake_api_server.h"
+#include "../llm/wire_formats.h"
 #include "../support/browser.h"
 #include "../support/kopt_cli.h"
 #include "agent/record/run_record.h"
@@ -322,27 +323,6 @@ TEST_F(LoopTest, KilledRunResumesLosingNothing) {
   EXPECT_EQ(replay.exit_code, 0) << replay.output;
 }
 
-// The analyst's answer as an OpenAI stream of `pieces` (server-sent events), usage last.
-Reply streamed_answer(const std::vector<std::string>& pieces) {
-  Reply reply;
-  reply.content_type = "text/event-stream";
-  auto event = [](const Json& chunk) { return "data: " + dump_json(chunk) + "\n\n"; };
-  for (const auto& piece : pieces)
-    reply.chunks.push_back(event({{"id", "chatcmpl-test"},
-                                  {"object", "chat.completion.chunk"},
-                                  {"choices", {{{"index", 0}, {"delta", {{"content", piece}}}}}}}));
-  reply.chunks.push_back(
-      event({{"id", "chatcmpl-test"},
-             {"object", "chat.completion.chunk"},
-             {"choices", {{{"index", 0}, {"delta", Json::object()}, {"finish_reason", "stop"}}}}}));
-  reply.chunks.push_back(event({{"id", "chatcmpl-test"},
-                                {"object", "chat.completion.chunk"},
-                                {"choices", Json::array()},
-                                {"usage", {{"prompt_tokens", 1200}, {"completion_tokens", 30}}}}));
-  reply.chunks.push_back("data: [DONE]\n\n");
-  return reply;
-}
-
 // --verbose streams the model's answers and shows them as they come, each under its role; the
 // run records the same analysis a run without it would.
 TEST_F(LoopTest, VerboseShowsTheModelsAnswersAsTheyAreWritten) {
@@ -351,8 +331,12 @@ TEST_F(LoopTest, VerboseShowsTheModelsAnswersAsTheyAreWritten) {
     const bool analyst =
         body["messages"][0].value("content", "").find("performance analyst") != std::string::npos;
     if (!analyst || !body.value("stream", false)) return scripted_model(request);
-    return streamed_answer(
-        {"Diagnosis: the hot line rec", "omputes invariant work.\nPl", "an:\n1. Hoist it."});
+    // Server-sent events whose text comes in pieces of a few bytes, lines cut anywhere.
+    llm::testing::Answer answer;
+    answer.text = "Diagnosis: the hot line recomputes invariant work.\nPlan:\n1. Hoist it.";
+    Reply reply{200, llm::testing::openai_sse(answer)};
+    reply.content_type = "text/event-stream";
+    return reply;
   });
   std::vector<std::string> args = run_args("licm");
   args.push_back("--verbose");
