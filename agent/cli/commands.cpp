@@ -8,7 +8,7 @@ std::vector<CommandSpec> all_commands() {
           show_command(),     diff_command(),      export_command(),           replay_command(),
           campaign_command(), compare_command(),   report_command(),           llm_ping_command(),
           llm_chat_command(), knowledge_command(), machine_command(),          profile_command(),
-          roofline_command()};
+          roofline_command(), predict_command()};
 }
 
 }  // namespace kopt::cli

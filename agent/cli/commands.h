@@ -26,5 +26,6 @@ CommandSpec knowledge_command();
 CommandSpec machine_command();
 CommandSpec profile_command();
 CommandSpec roofline_command();
+CommandSpec predict_command();
 
 }  // namespace kopt::cli

@@ -37,6 +37,8 @@ Json to_json(const RunConfig& c) {
   if (c.strategy != "marco") json["strategy"] = c.strategy;
   // Likewise "all" for the remarks (records made before they were ranked).
   if (c.remarks != "all") json["remarks"] = c.remarks;
+  // And the predict tool, offered only to runs that say so.
+  if (c.predict_tool) json["predict_tool"] = true;
   return json;
 }
 
@@ -84,6 +86,7 @@ Result<RunConfig> config_from_json(const Json& j) {
       return fail("run configuration: promotion must be head-to-head or interval, not '" +
                   c.promotion + "'");
     c.remarks = j.value("remarks", std::string("all"));  // Absent: an older record.
+    c.predict_tool = j.value("predict_tool", false);     // Absent: an older record.
     if (c.remarks != "ranked" && c.remarks != "all")
       return fail("run configuration: remarks must be ranked or all, not '" + c.remarks + "'");
   } catch (const Json::exception& e) {

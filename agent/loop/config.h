@@ -48,6 +48,8 @@ struct RunConfig {
   /// first, hottest first, then the rest by line, within a budget that says what it left out)
   /// or "all" (every remark in the compiler's order: records made before ranking).
   std::string remarks = "ranked";
+  /// Whether the analyst is offered the `predict` tool (false in records made before it).
+  bool predict_tool = true;
 };
 
 /// The edit format a run uses when none is given: whole files for every backend (the local

@@ -3,6 +3,7 @@
 #include "agent/loop/verdict.h"
 #include "tools/eval/evaluator.h"
 #include "tools/knowledge/knowledge_tool.h"
+#include "tools/predict/predict_tool.h"
 #include "tools/profile/profile_tool.h"
 #include "tools/roofline/roofline_tool.h"
 #include "util/files.h"
@@ -172,15 +173,17 @@ std::unique_ptr<ToolRegistry> make_loop_registry() {
       EvaluateTool::Depth::time));
   registry->add(make_profile_tool());
   registry->add(make_roofline_tool());
+  registry->add(make_predict_tool());
   registry->add(make_knowledge_tool());
   registry->add(std::make_unique<SubmitTool>());
   return registry;
 }
 
-std::vector<std::string> analyst_tools(const ToolRegistry& registry) {
+std::vector<std::string> analyst_tools(const ToolRegistry& registry, const RunConfig& config) {
   std::vector<std::string> names;
-  for (const char* name : {"read_file", "profile", "roofline", "search_knowledge"})
-    if (registry.find(name)) names.push_back(name);
+  for (const char* name : {"read_file", "profile", "roofline", "predict", "search_knowledge"})
+    if (registry.find(name) && (config.predict_tool || std::string(name) != "predict"))
+      names.push_back(name);
   return names;
 }
 

@@ -178,7 +178,7 @@ std::string numbered(const std::string& source) {
 }
 
 Turn run_analyst(LoopServices& s, const Benchmark& bench, const LoopState& state, int iteration) {
-  const std::vector<std::string> tools = analyst_tools(*s.registry);
+  const std::vector<std::string> tools = analyst_tools(*s.registry, *s.config);
   PromptValues values = common_values(bench, state, tools);
   values["host"] = host_value(s);
   values["remaining"] = remaining_text(s, iteration);

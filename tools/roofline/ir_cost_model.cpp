@@ -16,6 +16,15 @@ constexpr double kMaxTrips = 1e12;
 const std::set<std::string> kIntOps = {"add", "sub",  "mul",  "sdiv", "udiv", "srem", "urem",
                                        "shl", "lshr", "ashr", "and",  "or",   "xor",  "icmp"};
 const std::set<std::string> kFpOps = {"fadd", "fsub", "fmul", "fdiv", "frem"};
+// Instructions that cost no issue slot of their own on x86 (folded into addressing, fused with
+// a compare, or mere renaming).
+const std::set<std::string> kFreeOps = {"phi",  "getelementptr", "br",       "ret",
+                                        "sext", "zext",          "trunc",    "bitcast",
+                                        "icmp", "unreachable",   "inttoptr", "ptrtoint"};
+// Trip count below which a loop's chain does not serialize (see chain_steps).
+constexpr double kChainWindow = 32;
+// Operations a loop-carried floating-point chain goes through.
+const std::set<std::string> kChainOps = {"fadd", "fsub", "fmul", "fdiv", "fneg", "select"};
 
 // One array access with its estimated footprint.
 struct Access {
@@ -28,6 +37,7 @@ struct Access {
 
 struct Cost {
   double fp32 = 0, fp64 = 0, int_ops = 0, special = 0, executed = 0;
+  double instructions = 0, divides = 0, roots = 0, chain = 0;
   std::vector<Access> accesses;
 
   /// Adds a callee's cost `factor` times; its arrays are named by `prefix` and lose their
@@ -35,6 +45,8 @@ struct Cost {
   void add_call(const Cost& other, double factor, const std::string& prefix) {
     fp32 += factor * other.fp32, fp64 += factor * other.fp64, int_ops += factor * other.int_ops;
     special += factor * other.special, executed += factor * other.executed;
+    instructions += factor * other.instructions, divides += factor * other.divides;
+    roots += factor * other.roots, chain += factor * other.chain;
     for (Access a : other.accesses) {
       a.group = prefix + a.group, a.footprint *= factor, a.extent.reset();
       accesses.push_back(a);
@@ -78,10 +90,85 @@ class FunctionCoster {
     Cost c;
     for (const auto& inst : f_.instructions) add(inst, weight(inst.block), c, module, facts, depth);
     if (facts_) out_.loops += static_cast<int>(facts_->loops.size());
+    c.chain += chain_steps();
     return c;
   }
 
  private:
+  // Steps of loop-carried floating-point chains: per loop, the longest chain of dependent
+  // operations from a header phi back to itself (a running sum: 1), or through memory (a value
+  // loaded, changed and stored at an address the loop does not move: 2, the operation and the
+  // store forwarded to the next load), times the loop's iterations. A loop of fewer than
+  // kChainWindow iterations is left out: the out-of-order window overlaps the short chains of
+  // successive outer iterations.
+  double chain_steps() {
+    if (!facts_) return 0;
+    for (const auto& inst : f_.instructions)
+      if (!inst.result.empty()) defs_[inst.result] = &inst;
+    double steps = 0;
+    for (const auto& loop : facts_->loops) {
+      if (trips(loop.header) < kChainWindow) continue;
+      int longest = memory_chain(loop) ? 2 : 0;
+      for (const auto& inst : f_.instructions)
+        if (inst.opcode == "phi" && "%" + inst.block == loop.header && is_float(inst.type))
+          for (const auto& incoming : inst.operands)
+            longest = std::max(longest, chain_length(incoming, inst.result, loop, 0));
+      if (longest > 0) steps += longest * weight(loop.header.substr(1));
+    }
+    return steps;
+  }
+
+  // Dependent floating-point operations from `value` back to `phi`, within `loop`; 0 when
+  // `value` does not depend on it.
+  int chain_length(const std::string& value, const std::string& phi, const IrLoop& loop,
+                   int depth) {
+    if (value == phi) return 0;
+    auto it = defs_.find(value);
+    if (depth > 12 || it == defs_.end() || !loop.blocks.contains(it->second->block)) return -1;
+    const IrInstruction& inst = *it->second;
+    const bool through = inst.opcode == "phi";
+    const bool op = kChainOps.contains(inst.opcode) || is_fma_call(inst);
+    if (!through && !op) return -1;
+    int best = -1;
+    for (const auto& operand : inst.operands) {
+      const int length = chain_length(operand, phi, loop, depth + 1);
+      if (length >= 0) best = std::max(best, length + (op ? 1 : 0));
+    }
+    return depth == 0 ? std::max(best, 0) : best;
+  }
+
+  // A store in `loop` of a value computed from a load of the same loop-invariant address.
+  bool memory_chain(const IrLoop& loop) {
+    for (const auto& store : f_.instructions) {
+      if (store.opcode != "store" || !loop.blocks.contains(store.block) ||
+          !invariant_in(store.pointer, loop))
+        continue;
+      for (const auto& load : f_.instructions)
+        if (load.opcode == "load" && load.pointer == store.pointer &&
+            loop.blocks.contains(load.block) && is_float(load.type))
+          return true;
+    }
+    return false;
+  }
+
+  bool invariant_in(const std::string& pointer, const IrLoop& loop) const {
+    const auto* dispositions = facts_ ? find_in(facts_->dispositions, pointer) : nullptr;
+    if (!dispositions) return false;
+    auto it = dispositions->find(loop.header);
+    return it != dispositions->end() && it->second == "Invariant";
+  }
+
+  static bool is_fma_call(const IrInstruction& inst) {
+    return inst.opcode == "call" &&
+           (starts_with(inst.callee, "@llvm.fmuladd") || starts_with(inst.callee, "@llvm.fma."));
+  }
+
+  static bool is_float(const std::string& type) {
+    const auto [lanes, bits] = type_shape(type);
+    return lanes > 0 &&
+           (type.find("double") != std::string::npos || type.find("float") != std::string::npos);
+  }
+
   // A loop's trip count: scalar evolution's count where it evaluates; the size for a sweep over
   // a container (a count that is a pointer difference) unless the loops around it already
   // sweep the size (then it is a small container per element); else the default.
@@ -138,6 +225,12 @@ class FunctionCoster {
   void add(const IrInstruction& inst, double w, Cost& c, const std::vector<IrFunction>& module,
            const std::map<std::string, ScevFacts>& facts, int depth) {
     const auto [lanes, bits] = type_shape(inst.type);
+    if (!kFreeOps.contains(inst.opcode) && !starts_with(inst.callee, "@llvm.lifetime") &&
+        !starts_with(inst.callee, "@llvm.dbg"))
+      c.instructions += w;
+    const bool root = inst.opcode == "call" && inst.callee.find("sqrt") != std::string::npos;
+    if (inst.opcode == "fdiv" || root) c.divides += w;
+    if (root) c.roots += w * std::max(lanes, 1);
     if (kFpOps.contains(inst.opcode) && (bits == 64 || bits == 32))
       (bits == 64 ? c.fp64 : c.fp32) += w * lanes;
     else if (kIntOps.contains(inst.opcode) && is_integer(inst.type))
@@ -237,6 +330,7 @@ class FunctionCoster {
   IrValues values_;
   const ScevEnvironment& env_;
   std::map<std::string, double> trips_;
+  std::map<std::string, const IrInstruction*> defs_;
 };
 
 // Bytes of all accesses: per array and direction, the union of ranges or the sum of
@@ -279,6 +373,8 @@ StaticCounts cost_module(const std::vector<IrFunction>& functions,
     Cost cost = coster.cost(functions, facts, 0);
     total.fp32 += cost.fp32, total.fp64 += cost.fp64, total.int_ops += cost.int_ops;
     total.special += cost.special, total.executed += cost.executed;
+    total.instructions += cost.instructions, total.divides += cost.divides;
+    total.roots += cost.roots, total.chain += cost.chain;
     total.accesses.insert(total.accesses.end(), cost.accesses.begin(), cost.accesses.end());
     out.counters.kernel = out.counters.kernel.empty() ? f.name : out.counters.kernel + "," + f.name;
   }
@@ -287,6 +383,10 @@ StaticCounts cost_module(const std::vector<IrFunction>& functions,
   out.counters.int_ops = total.int_ops;
   out.special_calls = total.special;
   out.executed_bytes = total.executed;
+  out.instructions = total.instructions;
+  out.divides = total.divides;
+  out.square_roots = total.roots;
+  out.chain_steps = total.chain;
   out.counters.dram_bytes = merged_bytes(total.accesses);
   return out;
 }

@@ -33,6 +33,10 @@ struct StaticCounts {
   KernelCounters counters;       ///< seconds stays 0.
   double special_calls = 0;      ///< Calls to exp, sqrt, pow, ... (not counted as flops).
   double executed_bytes = 0;     ///< Bytes of every load and store executed (cache traffic).
+  double instructions = 0;  ///< Instructions executed that take an issue slot (vector ones once).
+  double divides = 0;       ///< Divisions and square roots executed (instructions or calls).
+  double square_roots = 0;  ///< Square roots per lane (also among special_calls).
+  double chain_steps = 0;   ///< Steps of loop-carried floating-point dependence chains.
   int loops = 0;
   int unknown_trip_loops = 0;  ///< Loops that got the default trip count.
   std::vector<std::string> notes;

@@ -49,8 +49,60 @@ std::optional<double> IrValues::operand(const std::string& text) {
   return *end == '\0' ? std::optional<double>(number) : std::nullopt;
 }
 
+namespace {
+
+std::optional<double> compare(const std::string& predicate, double a, double b) {
+  if (predicate == "eq") return a == b;
+  if (predicate == "ne") return a != b;
+  if (predicate == "slt" || predicate == "ult") return a < b;
+  if (predicate == "sle" || predicate == "ule") return a <= b;
+  if (predicate == "sgt" || predicate == "ugt") return a > b;
+  if (predicate == "sge" || predicate == "uge") return a >= b;
+  return std::nullopt;
+}
+
+bool starts_with_text(const std::string& text, const char* prefix) {
+  return text.rfind(prefix, 0) == 0;
+}
+
+}  // namespace
+
+// A phi outside the loops' inductions (which scalar evolution reads), such as where a vector
+// loop's remainder starts (0 when the vector loop was skipped, the vectorized count after it):
+// the largest of its known incoming values, the path through the main loop.
+std::optional<double> IrValues::merged(const IrInstruction& inst) {
+  std::optional<double> largest;
+  for (const auto& incoming : inst.operands)
+    if (auto v = operand(incoming)) largest = std::max(largest.value_or(*v), *v);
+  return largest;
+}
+
+// Integer select, comparison and the min/max/abs intrinsics, where their operands are known.
+std::optional<double> IrValues::chosen(const IrInstruction& inst) {
+  const auto& ops = inst.operands;
+  if (inst.opcode == "select" && ops.size() == 3) {
+    auto condition = operand(ops[0]);
+    return condition ? operand(*condition != 0 ? ops[1] : ops[2]) : std::nullopt;
+  }
+  if (ops.empty()) return std::nullopt;
+  auto a = operand(ops[0]);
+  if (!a) return std::nullopt;
+  if (inst.opcode == "call" && starts_with_text(inst.callee, "@llvm.abs.")) return std::abs(*a);
+  auto b = ops.size() > 1 ? operand(ops[1]) : std::nullopt;
+  if (!b) return std::nullopt;
+  if (inst.opcode == "icmp") return compare(inst.predicate, *a, *b);
+  if (inst.opcode != "call") return std::nullopt;
+  if (starts_with_text(inst.callee, "@llvm.smin.") || starts_with_text(inst.callee, "@llvm.umin."))
+    return std::min(*a, *b);
+  if (starts_with_text(inst.callee, "@llvm.smax.") || starts_with_text(inst.callee, "@llvm.umax."))
+    return std::max(*a, *b);
+  return std::nullopt;
+}
+
 std::optional<double> IrValues::defined(const IrInstruction& inst) {
   const std::string& op = inst.opcode;
+  if (op == "select" || op == "icmp" || op == "call") return chosen(inst);
+  if (op == "phi") return merged(inst);
   if (inst.operands.empty()) return std::nullopt;
   auto a = operand(inst.operands[0]);
   if (op == "sext" || op == "zext" || op == "trunc") return a;

@@ -42,6 +42,8 @@ class IrValues {
  private:
   std::optional<double> parameter(const std::string& name) const;
   std::optional<double> defined(const IrInstruction& inst);
+  std::optional<double> chosen(const IrInstruction& inst);
+  std::optional<double> merged(const IrInstruction& inst);
 
   const IrFunction& f_;
   const ScevFacts* facts_;

@@ -13,9 +13,12 @@ const std::set<std::string> kFlags = {
     "contract", "afn",     "reassoc", "disjoint", "tail",    "musttail", "notail", "volatile",
     "noundef",  "zeroext", "signext", "inreg",    "nonnull", "atomic"};
 
-const std::set<std::string> kIntegerOpcodes = {"add",  "sub",  "mul",  "sdiv", "udiv",
-                                               "srem", "urem", "shl",  "lshr", "ashr",
-                                               "sext", "zext", "trunc"};
+const std::set<std::string> kIntegerOpcodes = {"add",  "sub",  "mul",   "sdiv", "udiv",
+                                               "srem", "urem", "shl",   "lshr", "ashr",
+                                               "sext", "zext", "trunc", "icmp"};
+
+const std::set<std::string> kFloatOpcodes = {"fadd", "fsub", "fmul",  "fdiv",
+                                             "frem", "fneg", "select"};
 
 std::string first_token(const std::string& text) {
   const std::string t = trim(text);
@@ -37,6 +40,24 @@ std::vector<std::string> call_arguments(const std::string& text, size_t open) {
   }
   for (auto& arg : args) arg = trim(arg).substr(trim(arg).rfind(' ') + 1);
   return args;
+}
+
+// The values of a floating-point operation or select: the last word of each operand.
+std::vector<std::string> value_operands(const std::string& text) {
+  std::vector<std::string> values;
+  for (const auto& operand : split(text, ',')) {
+    const std::string t = trim(operand);
+    values.push_back(t.substr(t.rfind(' ') == std::string::npos ? 0 : t.rfind(' ') + 1));
+  }
+  return values;
+}
+
+// The incoming values of a phi: the first word inside each "[ value, %block ]".
+std::vector<std::string> phi_incoming(const std::string& text) {
+  std::vector<std::string> values;
+  for (auto open = text.find('['); open != std::string::npos; open = text.find('[', open + 1))
+    values.push_back(first_token(text.substr(open + 1, text.find(',', open) - open - 1)));
+  return values;
 }
 
 // Reads one type at `pos` ("double", "<4 x double>", "double*", "ptr") and moves past it.
@@ -86,13 +107,15 @@ IrInstruction parse_instruction(std::string text, const std::string& block) {
   size_t pos = 0;
   skip_flags(text, pos);
   inst.opcode = next_word(text, pos);
-  if (inst.opcode == "icmp" || inst.opcode == "fcmp") next_word(text, pos);
+  if (inst.opcode == "icmp" || inst.opcode == "fcmp") inst.predicate = next_word(text, pos);
   skip_flags(text, pos);
   inst.type = read_type(text, pos);
   if (inst.opcode == "load" || inst.opcode == "store") inst.pointer = pointer_operand(text);
   if (kIntegerOpcodes.contains(inst.opcode))
     for (const auto& operand : split(text.substr(pos), ','))
       inst.operands.push_back(first_token(operand));
+  if (kFloatOpcodes.contains(inst.opcode)) inst.operands = value_operands(text.substr(pos));
+  if (inst.opcode == "phi") inst.operands = phi_incoming(text.substr(pos));
   if (inst.opcode == "call" || inst.opcode == "invoke") {
     const auto at = text.find('@');
     const auto paren = text.find('(', at == std::string::npos ? 0 : at);

@@ -15,12 +15,15 @@ namespace kopt {
 /// One instruction, reduced to what the cost model reads.
 struct IrInstruction {
   std::string block;
-  std::string opcode;   ///< "fadd", "load", "store", "call", "icmp", ...
-  std::string type;     ///< Operated (or loaded/stored/returned) type: "double", "<8 x float>".
-  std::string pointer;  ///< load/store: the pointer operand ("%arrayidx").
-  std::string callee;   ///< call: "@llvm.fmuladd.f64", "@exp".
-  std::string result;   ///< The value it defines ("%div"), if any.
-  std::vector<std::string> operands;  ///< Integer arithmetic, casts and calls: "%sub", "32".
+  std::string opcode;     ///< "fadd", "load", "store", "call", "icmp", ...
+  std::string type;       ///< Operated (or loaded/stored/returned) type: "double", "<8 x float>".
+  std::string pointer;    ///< load/store: the pointer operand ("%arrayidx").
+  std::string callee;     ///< call: "@llvm.fmuladd.f64", "@exp".
+  std::string predicate;  ///< icmp, fcmp: "slt", "ogt", ...
+  std::string result;     ///< The value it defines ("%div"), if any.
+  /// Integer and floating-point arithmetic, casts, selects and calls: "%sub", "32"; a phi's
+  /// incoming values.
+  std::vector<std::string> operands;
 };
 
 /// A function definition.

@@ -1,0 +1,148 @@
+// `kopt predict`: the execution time of a kernel from its static counts and this machine's
+// calibrated costs (tools/predict/), or from a model's reading of the source (--method llm).
+#include <fmt/format.h>
+
+#include <iostream>
+#include <nlohmann/json.hpp>
+
+#include "agent/cli/commands.h"
+#include "agent/cli/eval_support.h"
+#include "agent/cli/status_line.h"
+#include "agent/llm/backend_factory.h"
+#include "tools/predict/llm_time.h"
+#include "tools/predict/predict.h"
+#include "util/json.h"
+
+namespace kopt::cli {
+
+namespace {
+
+std::vector<Benchmark> chosen(const Args& args) {
+  std::vector<Benchmark> benches;
+  if (args.flag("all")) {
+    auto found = list_benchmarks(args.has("suite") ? std::filesystem::path(args.get("suite"))
+                                                   : default_suite());
+    for (auto& bench : found)
+      if (bench && bench->language != Language::cuda && !bench->is_program())
+        benches.push_back(std::move(*bench));
+  }
+  if (args.has("BENCH")) benches.push_back(load_benchmark_arg(args, args.get("BENCH")));
+  if (benches.empty()) throw UsageError{"name a benchmark or pass --all"};
+  return benches;
+}
+
+std::vector<std::string> chosen_variants(const Args& args, const Benchmark& bench) {
+  const std::string wanted = args.get("variant");
+  if (wanted != "both") return {wanted};
+  if (!bench.has_human) return {"original"};
+  return {"original", "human"};
+}
+
+Result<Json> ask_model(const Args& args, const Benchmark& bench, const Variant& variant, long size,
+                       const MachineModel& machine) {
+  if (!args.has("llm")) return fail("--method llm needs --llm SPEC (or KOPT_LLM)");
+  auto prompt = time_prompt(bench, variant.source, size, describe(machine));
+  if (!prompt) return prompt.error();
+  auto backend = llm::make_backend(args.get("llm"));
+  if (!backend) return backend.error();
+  llm::ChatRequest request;
+  request.system = prompt->system;
+  request.messages.push_back(llm::user_message(prompt->user));
+  request.temperature = 0.0;
+  request.max_tokens = 4096;
+  auto response = (*backend)->chat(request);
+  if (!response) return response.error();
+  auto seconds = parse_time_answer(response->text);
+  if (!seconds) return seconds.error();
+  return Json{{"format", "kopt-prediction/1"},
+              {"benchmark", bench.name},
+              {"variant", variant.label},
+              {"size", size > 0 ? size : bench.time_size},
+              {"method", "llm"},
+              {"prediction", {{"seconds", *seconds}}},
+              {"model", (*backend)->name()},
+              {"prompt_hash", prompt->hash},
+              {"answer", response->text}};
+}
+
+int run_predict(const Args& args) {
+  const std::string method = args.get("method");
+  if (method != "model" && method != "llm") throw UsageError{"--method must be model or llm"};
+  const long size = args.has("size") ? args.get_int("size", 1) : 0;
+  std::vector<Benchmark> benches = chosen(args);
+  EvaluatorSession session(args);
+  const ExecutionContext& ctx = session.evaluator().context();
+  StatusLine status;
+  status.update("kopt predict: the machine model...");
+  auto machine = host_machine(ctx, MachineOptions{});
+  if (!machine) throw UsageError{machine.error().message};
+  status.update("kopt predict: calibrating the time model (once per machine)...");
+  auto calibration = host_calibration(ctx, *machine, args.flag("recalibrate"));
+  status.clear();
+  if (!calibration) {
+    fmt::print(stderr, "kopt predict: {}\n", calibration.error().message);
+    return kExitFailed;
+  }
+  const bool json = args.flag("json");
+  if (!json && method == "model") fmt::print("{}", describe(*calibration));
+  Json docs = Json::array();
+  int failures = 0;
+  for (const auto& bench : benches) {
+    for (const auto& name : chosen_variants(args, bench)) {
+      const Variant variant = load_variant(bench, name);
+      status.update(fmt::format("kopt predict {} {} ({})...", bench.name, variant.label, method));
+      Result<Json> doc = fail("not run");
+      std::string text;
+      if (method == "llm") {
+        doc = ask_model(args, bench, variant, size, *machine);
+        if (doc)
+          text = fmt::format("{} {}: the model predicts {:.4g} ms a call\n", bench.name,
+                             variant.label, (*doc)["prediction"]["seconds"].get<double>() * 1e3);
+      } else if (auto p = predict_variant(ctx, bench, variant.label, variant.source, size, *machine,
+                                          *calibration)) {
+        doc = to_json(*p);
+        (*doc)["method"] = "model";
+        text = summarize(*p);
+      } else {
+        doc = p.error();
+      }
+      status.clear();
+      if (!doc) {
+        ++failures;
+        fmt::print(stderr, "kopt predict {} {}: {}\n", bench.name, variant.label,
+                   doc.error().message);
+        docs.push_back({{"benchmark", bench.name},
+                        {"variant", variant.label},
+                        {"error", doc.error().message}});
+        continue;
+      }
+      docs.push_back(*doc);
+      if (!json) std::cout << text << std::flush;
+    }
+  }
+  if (json) std::cout << dump_json(docs.size() == 1 ? docs[0] : docs, 2) << "\n";
+  return failures == 0 ? kExitOk : kExitFailed;
+}
+
+}  // namespace
+
+CommandSpec predict_command() {
+  std::vector<OptionSpec> options = {
+      {"BENCH", "Benchmark name or folder"},
+      {"--all", "Every CPU kernel benchmark of the suite", "", true},
+      {"--variant", "original, human, both, or a kernel file", "original"},
+      {"--size", "Problem size (default: the manifest's time size)"},
+      {"--method",
+       "model (static counts times this machine's calibrated costs) or llm (a model reads the "
+       "source and the machine)",
+       "model"},
+      {"--llm", "LLM backend spec for --method llm", "", false, false, "KOPT_LLM"},
+      {"--recalibrate", "Run the calibration sweep again instead of using the cached one", "",
+       true},
+      {"--json", "Print kopt-prediction/1 documents", "", true}};
+  for (auto& o : evaluator_options()) options.push_back(o);
+  return {"predict", "Predict the execution time of a kernel on this machine", options,
+          run_predict};
+}
+
+}  // namespace kopt::cli

@@ -1,0 +1,59 @@
+#include "tools/predict/predict_tool.h"
+
+#include "tools/eval/evaluator.h"
+#include "tools/predict/predict.h"
+#include "tools/profile/profile_tool.h"
+
+namespace kopt {
+
+namespace {
+
+class PredictTool : public Tool {
+ public:
+  std::string name() const override { return "predict"; }
+
+  std::string description() const override {
+    return "Predict how long one call of a kernel takes on this machine without running it: "
+           "its static counts (instructions as compiled and vectorized here, floating-point "
+           "dependence chains, divisions, math-library calls, compulsory bytes) times costs "
+           "measured on this machine; names the resource that bounds it and the hardware's "
+           "floor for the same work (how fast it could be).";
+  }
+
+  Json schema() const override {
+    return {{"type", "object"},
+            {"properties", {{"variant", variant_schema()}}},
+            {"required", Json::array()}};
+  }
+
+  ToolResult call(const Json& args, ToolContext& context) override {
+    if (!context.benchmark) return tool_error("no benchmark in this context");
+    if (context.benchmark->is_program()) return tool_error(kNoProgramEvidence);
+    auto* local = dynamic_cast<LocalEvaluator*>(context.executor);
+    if (!local)
+      return tool_error("the prediction needs the local evaluator (this run evaluates elsewhere)");
+    const std::string variant = args.value("variant", "current");
+    const std::string source = tool_variant_source(variant, context);
+    if (source.empty()) return unknown_variant(variant, context);
+    const ExecutionContext& ctx = local->context();
+    auto machine = host_machine(ctx, MachineOptions{});
+    if (!machine) return tool_error(machine.error().message);
+    auto calibration = host_calibration(ctx, *machine);
+    if (!calibration) return tool_error(calibration.error().message);
+    auto prediction =
+        predict_variant(ctx, *context.benchmark, variant, source, 0, *machine, *calibration);
+    if (!prediction) return tool_error(prediction.error().message);
+    ToolResult result;
+    result.text = summarize(*prediction);
+    result.data = to_json(*prediction);
+    return result;
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<Tool> make_predict_tool() {
+  return std::make_unique<PredictTool>();
+}
+
+}  // namespace kopt
