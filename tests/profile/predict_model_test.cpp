@@ -54,10 +54,10 @@ TEST_F(PredictCountsTest, AnOpenMpSimdReductionIsVectorizedAndItsChainShorter) {
 }
 
 TEST_F(PredictCountsTest, IndependentElementsMakeNoChain) {
-  const StaticCounts c =
-      count("void mul(double* __restrict a, const double* b, const double* c, long n) { for "
-            "(long i = 0; i < n; ++i) a[i] = b[i] * c[i]; }",
-            "mul", {std::nullopt, std::nullopt, std::nullopt, 4096.0});
+  const StaticCounts c = count(
+      "void mul(double* __restrict a, const double* b, const double* c, long n) { for "
+      "(long i = 0; i < n; ++i) a[i] = b[i] * c[i]; }",
+      "mul", {std::nullopt, std::nullopt, std::nullopt, 4096.0});
   EXPECT_EQ(c.chain_steps, 0);
   EXPECT_GT(c.instructions, 0);
   EXPECT_LT(c.instructions, 4 * 4096);  // vectorized: fewer than 4 instructions an element
@@ -124,9 +124,9 @@ Calibration unit_costs() {
 
 TEST(PredictModelTest, TheLargestBoundPlusLibraryCalls) {
   StaticCounts counts;
-  counts.instructions = 1e6;   // 1 ms
-  counts.chain_steps = 5e5;    // 2 ms
-  counts.special_calls = 1e4;  // 0.2 ms
+  counts.instructions = 1e6;                                 // 1 ms
+  counts.chain_steps = 5e5;                                  // 2 ms
+  counts.special_calls = 1e4;                                // 0.2 ms
   counts.counters.dram_bytes = counts.executed_bytes = 1e7;  // DRAM at 10 GB/s: 1 ms
   const TimePrediction p = predict_time(counts, two_core_machine(), unit_costs(), false);
   EXPECT_EQ(p.bound, "chain");
