@@ -254,6 +254,10 @@ class FunctionCoster {
       note("memcpy/memset calls are not counted");
       return;
     }
+    if (starts_with(callee, "llvm.masked.gather") || starts_with(callee, "llvm.masked.load")) {
+      c.executed += w * lanes * bits / 8.0;  // elements anywhere: their footprint is unknown
+      return;
+    }
     if (starts_with(callee, "llvm.") || callee.empty()) {
       if (callee.find("sqrt") != std::string::npos || callee.find("exp") != std::string::npos ||
           callee.find("log") != std::string::npos || callee.find("pow") != std::string::npos)
