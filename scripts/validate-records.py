@@ -6,7 +6,7 @@
 A PATH is a run folder, a campaign folder, a folder of runs (runs/examples), a suite of
 benchmarks or one file. In a folder it finds, at any depth, run.json, summary.json, events.jsonl
 (line by line), candidates/*/evaluation.json, index.jsonl (line by line), benchmark.json
-(manifests) and build.json (the build cache's). A tool's result inside an event (the `data` of a
+(manifests: a suite's, and a run's copy of its benchmark in benchmark/NAME/) and build.json (the build cache's). A tool's result inside an event (the `data` of a
 `tool_call`: kopt-profile/1, kopt-roofline/1) is checked against its own tag's schema too. A document's schema is the one of
 its `format` tag; an events.jsonl line's is the one of the file's header line. A document
 without a known tag is checked against the schema its file name implies, which then names the

@@ -123,13 +123,16 @@ Json run_cell(const Args& args, const Cell& c, const Benchmark& bench,
   auto show = [&](const std::string& line) {
     status.update("kopt campaign " + c.label() + " · " + line);
   };
+  auto notice = [&](const std::string& line) {
+    status.print_above("kopt campaign: " + c.label() + ": " + line);
+  };
   const auto start = std::chrono::steady_clock::now();
   Result<RunReport> report = fail("not started");
   // The cell's latest line, else a run of it that was killed before it wrote one.
   auto earlier = std::find_if(index.rbegin(), index.rend(),
                               [&](const Json& line) { return cell_of(line) == c; });
   if (earlier != index.rend() && !earlier->value("run", "").empty()) {
-    report = resume_run(folder / earlier->value("run", ""), show);
+    report = resume_run(folder / earlier->value("run", ""), show, {}, notice);
   } else if (const auto orphan = unindexed_run(folder, c, index); !orphan.empty()) {
     if (auto finished = finished_line(c, orphan)) return *finished;
     if (FileLock::holder_alive(orphan / "lock"))
@@ -139,7 +142,7 @@ Json run_cell(const Args& args, const Cell& c, const Benchmark& bench,
                         nullptr, 0);
     std::fprintf(stderr, "kopt campaign: %s resumes %s (it left no index line)\n",
                  c.label().c_str(), orphan.c_str());
-    report = resume_run(orphan, show);
+    report = resume_run(orphan, show, {}, notice);
     if (!report) {  // Torn beyond repair: the cell starts again rather than stay stuck.
       std::fprintf(stderr, "kopt campaign: %s cannot resume %s (%s): starting it again\n",
                    c.label().c_str(), orphan.c_str(), report.error().message.c_str());

@@ -7,6 +7,7 @@
 #include "agent/cli/run_options.h"
 #include "agent/cli/status_line.h"
 #include "agent/loop/session.h"
+#include "agent/record/benchmark_snapshot.h"
 #include "agent/report/run_view.h"
 
 namespace kopt::cli {
@@ -20,9 +21,29 @@ std::string speedup_text(const CandidateVerdict& v) {
                        : v.status;
 }
 
+// The benchmark to re-measure with: the one the run was made with, as a replay finds it. A
+// record without a copy of a benchmark that has changed since is re-measured with the changed
+// one, as before copies were kept, and a warning says so.
+Benchmark recorded_bench(const Args& args, const RunView& view) {
+  const Json& recorded = json_member(view.info, "benchmark");
+  const std::string name = json_text(recorded, "name");
+  Benchmark suite_copy = load_benchmark_arg(args, json_text(recorded, "dir"));
+  auto bench = recorded_benchmark(view.dir, name, json_text(recorded, "hash"), suite_copy);
+  if (!bench && has_benchmark_snapshot(view.dir, name)) throw UsageError{bench.error().message};
+  if (!bench) {
+    std::fprintf(stderr, "kopt replay: warning: %s: re-measured with the suite's copy\n",
+                 bench.error().message.c_str());
+    return suite_copy;
+  }
+  if (!bench->why_recorded_copy.empty())
+    std::fprintf(stderr, "kopt replay: %s; re-measured with the run's recorded copy (%s)\n",
+                 bench->why_recorded_copy.c_str(), bench->bench.dir.c_str());
+  return std::move(bench->bench);
+}
+
 // Rebuilds, re-checks and re-times every recorded candidate and compares the measurements.
 int reexecute(const Args& args, const RunView& view) {
-  Benchmark bench = load_benchmark_arg(args, view.info["benchmark"].value("dir", ""));
+  Benchmark bench = recorded_bench(args, view);
   EvaluatorSession session(args);
   const bool json = args.flag("json");
   if (!json)
@@ -99,8 +120,9 @@ int run_replay(const Args& args) {
   const std::filesystem::path dir = run_dir(args);
   if (args.flag("reexecute")) return reexecute(args, open_run_view(dir));
   StatusLine status;
-  auto report =
-      replay_run(dir, [&](const std::string& line) { status.update("kopt replay · " + line); });
+  auto report = replay_run(
+      dir, [&](const std::string& line) { status.update("kopt replay · " + line); },
+      [&](const std::string& notice) { status.print_above("kopt replay: " + notice); });
   status.clear();
   if (args.flag("json")) {
     print_replay_json(dir, report);

@@ -88,7 +88,8 @@ int run_resume(const Args& args) {
   std::optional<ModelTextPrinter> printer;
   auto report = resume_run(
       dir, [&](const std::string& line) { status.update("kopt resume · " + line); },
-      model_text_for(args, printer, status));
+      model_text_for(args, printer, status),
+      [&](const std::string& notice) { status.print_above("kopt resume: " + notice); });
   printer.reset();
   status.clear();
   return finish(report, "resume");

@@ -9,6 +9,7 @@
 
 #include "agent/llm/backend_factory.h"
 #include "agent/loop/loop_tools.h"
+#include "agent/record/benchmark_snapshot.h"
 #include "agent/record/events.h"
 #include "sandbox/sandbox.h"
 #include "tools/eval/evaluator.h"
@@ -36,6 +37,8 @@ struct Assembly {
   llm::UsageLedger ledger;
   llm::Budget budget;
   ToolContext tool_context;
+  /// A recorded run reopened with its own copy of the benchmark: why (else empty).
+  std::string why_recorded_copy;
 };
 
 Result<Benchmark> benchmark_for(const RunConfig& config) {
@@ -43,13 +46,11 @@ Result<Benchmark> benchmark_for(const RunConfig& config) {
                         config.suite.empty() ? default_suite() : fs::path(config.suite));
 }
 
-// Builds the parts; `live` adds the model backend and the evaluator.
-Result<std::unique_ptr<Assembly>> assemble(const RunConfig& config, bool live) {
+// Builds the parts around `bench`; `live` adds the model backend and the evaluator.
+Result<std::unique_ptr<Assembly>> assemble(const RunConfig& config, Benchmark bench, bool live) {
   auto a = std::make_unique<Assembly>();
   a->config = config;
-  auto bench = benchmark_for(config);
-  if (!bench) return bench.error();
-  a->bench = std::move(*bench);
+  a->bench = std::move(bench);
   auto prompts = PromptSet::load(kopt_home() / "prompts");
   if (!prompts) return prompts.error();
   a->prompts = std::move(*prompts);
@@ -169,15 +170,17 @@ Result<RunReport> drive(Assembly& a, RunRecord& record, Effects& effects, EventS
   return RunReport{record.dir(), std::move(*outcome)};
 }
 
+// A recorded run's parts, with the benchmark it was made with: the suite's copy, or where that
+// has changed the run's own (why_recorded_copy then says why).
 Result<std::unique_ptr<Assembly>> reopen(const RunRecord& record, bool live) {
   auto config = config_from_json(record.info().value("config", Json()));
   if (!config) return config.error();
-  auto a = assemble(*config, live);
-  if (!a) return a.error();
-  const std::string recorded_hash = record.info()["benchmark"].value("hash", "");
-  if ((*a)->bench.hash != recorded_hash)
-    return fail("the files of benchmark " + (*a)->bench.name +
-                " changed since this run was recorded");
+  const Json& recorded = json_member(record.info(), "benchmark");
+  auto bench = recorded_benchmark(record.dir(), json_text(recorded, "name", config->benchmark),
+                                  json_text(recorded, "hash"), benchmark_for(*config));
+  if (!bench) return bench.error();
+  auto a = assemble(*config, std::move(bench->bench), live);
+  if (a) (*a)->why_recorded_copy = bench->why_recorded_copy;
   return a;
 }
 
@@ -185,10 +188,16 @@ Result<std::unique_ptr<Assembly>> reopen(const RunRecord& record, bool live) {
 
 Result<RunReport> start_run(const RunConfig& config, const fs::path& runs_root,
                             const StatusFn& status, const ModelTextFn& model_text) {
-  auto a = assemble(config, true);
+  auto bench = benchmark_for(config);
+  if (!bench) return bench.error();
+  auto a = assemble(config, std::move(*bench), true);
   if (!a) return a.error();
   auto record = RunRecord::create(runs_root, (*a)->bench.name, run_info(**a));
   if (!record) return record.error();
+  if (auto st = write_benchmark_snapshot((*a)->bench, record->dir()); !st) {
+    (void)record->set_status("failed", st.error().message);
+    return st.error();
+  }
   auto log = EventLog::create(record->events_path());
   if (!log) return log.error();
   EventStream stream(StreamMode::record, &*log);
@@ -199,7 +208,7 @@ Result<RunReport> start_run(const RunConfig& config, const fs::path& runs_root,
 }
 
 Result<RunReport> resume_run(const fs::path& run_dir, const StatusFn& status,
-                             const ModelTextFn& model_text) {
+                             const ModelTextFn& model_text, const NoticeFn& notice) {
   auto record = RunRecord::open(run_dir);
   if (!record) return record.error();
   if (auto st = record->lock_for_writing("kopt resume"); !st) return st.error();
@@ -207,6 +216,12 @@ Result<RunReport> resume_run(const fs::path& run_dir, const StatusFn& status,
     return fail("run " + run_dir.filename().string() + " has finished; start a new run instead");
   auto a = reopen(*record, true);
   if (!a) return a.error();
+  if (!(*a)->why_recorded_copy.empty() && notice)
+    notice((*a)->why_recorded_copy + "; the run goes on with its recorded copy (" +
+           (*a)->bench.dir.string() +
+           ") so that all its candidates are judged alike; a new run uses the suite's");
+  if (!has_benchmark_snapshot(run_dir, (*a)->bench.name))  // A record older than the copies.
+    if (auto st = write_benchmark_snapshot((*a)->bench, run_dir); !st) return st.error();
   auto recorded = read_events(record->events_path());
   if (!recorded) return recorded.error();
   auto log = EventLog::open_for_append(record->events_path());
@@ -223,11 +238,15 @@ Result<RunReport> resume_run(const fs::path& run_dir, const StatusFn& status,
   return drive(**a, *record, effects, stream, status);
 }
 
-Result<ReplayReport> replay_run(const fs::path& run_dir, const StatusFn& status) {
+Result<ReplayReport> replay_run(const fs::path& run_dir, const StatusFn& status,
+                                const NoticeFn& notice) {
   auto record = RunRecord::open(run_dir);
   if (!record) return record.error();
   auto a = reopen(*record, false);
   if (!a) return a.error();
+  if (!(*a)->why_recorded_copy.empty() && notice)
+    notice((*a)->why_recorded_copy + "; the replay uses the run's recorded copy (" +
+           (*a)->bench.dir.string() + ")");
   auto recorded = read_events(record->events_path());
   if (!recorded) return recorded.error();
   const std::vector<Json> events = without_retried_calls(*recorded);

@@ -5,6 +5,7 @@
 
 #include "agent/llm/accounting.h"
 #include "agent/llm/chat_json.h"
+#include "agent/record/benchmark_snapshot.h"
 #include "agent/record/events.h"
 #include "tools/benchmark/benchmark.h"
 #include "util/files.h"
@@ -219,7 +220,11 @@ std::string best_id(const RunView& view) {
 
 Result<std::string> benchmark_source(const RunView& view, const std::string& which) {
   const Json& bench = json_member(view.info, "benchmark");
-  std::vector<std::filesystem::path> dirs = {json_text(bench, "dir")};
+  // The run's own copy of its benchmark first: the suite's may have changed since.
+  std::vector<std::filesystem::path> dirs;
+  if (has_benchmark_snapshot(view.dir, json_text(bench, "name")))
+    dirs.push_back(benchmark_snapshot_dir(view.dir, json_text(bench, "name")));
+  dirs.push_back(json_text(bench, "dir"));
   // A record made on another machine (runs/examples/) names a folder that is not here: the
   // benchmark of that name in the run's suite, or in kopt's own.
   const std::string suite = json_text(json_member(view.info, "config"), "suite");

@@ -254,14 +254,14 @@ Status read_program_manifest(const Json& m, Benchmark& b) {
   return {};
 }
 
-// A program's digest: the manifest and every file of its folder, in name order.
-std::string program_hash(const fs::path& dir) {
-  std::vector<fs::path> files;
-  for (const auto& entry : fs::recursive_directory_iterator(dir))
-    if (entry.is_regular_file()) files.push_back(entry.path());
-  std::sort(files.begin(), files.end());
+// The digest of hashed_files: a program's files each with their path in the folder (they may
+// sit in subfolders), a function benchmark's by name.
+std::string benchmark_hash(const Benchmark& b) {
   Hasher hasher;
-  for (const auto& file : files) hasher.add(fs::relative(file, dir).string()).add_file(file);
+  for (const auto& file : hashed_files(b)) {
+    if (b.is_program()) hasher.add(file.string());
+    hasher.add_file(b.dir / file);
+  }
   return hasher.hex();
 }
 
@@ -274,11 +274,25 @@ Result<Benchmark> load_program(const fs::path& dir, const Json& manifest) {
     return fail(manifest_path.string() + ": " + st.error().message);
   if (b.name != dir.filename().string())
     return fail(manifest_path.string() + ": name '" + b.name + "' differs from its folder's name");
-  b.hash = program_hash(dir);
+  b.hash = benchmark_hash(b);
   return b;
 }
 
 }  // namespace
+
+std::vector<fs::path> hashed_files(const Benchmark& bench) {
+  std::vector<fs::path> files;
+  if (bench.is_program()) {  // In path order, as fs::path compares them.
+    for (const auto& entry : fs::recursive_directory_iterator(bench.dir))
+      if (entry.is_regular_file()) files.push_back(fs::relative(entry.path(), bench.dir));
+    std::sort(files.begin(), files.end());
+    return files;
+  }
+  files = {"benchmark.json", "kernel.h", bench.kernel_file(), bench.driver_file()};
+  files.insert(files.end(), bench.headers.begin(), bench.headers.end());
+  if (bench.has_human) files.push_back(bench.human_file());
+  return files;
+}
 
 Result<std::string> original_source(const Benchmark& bench) {
   if (!bench.is_program()) return read_file(bench.kernel_path());
@@ -303,19 +317,13 @@ Result<Benchmark> load_benchmark(const fs::path& dir) {
   b.dir = dir;
   if (auto st = read_manifest(*manifest, b); !st)
     return fail(manifest_path.string() + ": " + st.error().message);
-  Hasher hasher;
-  hasher.add_file(manifest_path);
-  std::vector<fs::path> files = {b.header_path(), b.kernel_path(), b.driver_path()};
-  for (const auto& header : b.headers) files.push_back(dir / header);
-  for (const auto& file : files) {
-    if (!fs::exists(file)) return fail("benchmark " + b.name + ": missing file " + file.string());
-    hasher.add_file(file);
-  }
   b.has_human = fs::exists(b.human_path());
-  if (b.has_human) hasher.add_file(b.human_path());
+  for (const auto& file : hashed_files(b))
+    if (!fs::exists(dir / file))
+      return fail("benchmark " + b.name + ": missing file " + (dir / file).string());
   if (b.name != dir.filename().string())
     return fail(manifest_path.string() + ": name '" + b.name + "' differs from its folder's name");
-  b.hash = hasher.hex();
+  b.hash = benchmark_hash(b);
   return b;
 }
 

@@ -97,6 +97,13 @@ Result<std::string> original_source(const Benchmark& bench);
 /// The named sizes at scale n as "name=value" words, in manifest order: what the driver gets.
 Result<std::vector<std::string>> named_size_words(const std::vector<NamedSize>& sizes, long n);
 
+/// The files of the benchmark's folder that its hash covers, relative to the folder, in the
+/// order they are hashed: the manifest and every fixed file (kernel.h, the original, the driver,
+/// the kernel's own headers, the human version when there is one); for a program, every file of
+/// the folder. A copy of these files elsewhere, in a folder of the same name, loads with the same
+/// hash.
+std::vector<std::filesystem::path> hashed_files(const Benchmark& bench);
+
 /// Reads and validates a benchmark folder; every problem is reported in one line.
 Result<Benchmark> load_benchmark(const std::filesystem::path& dir);
 

@@ -1,4 +1,5 @@
 #include <algorithm>
+#include <cmath>
 
 #include "harness.h"
 #include "kernel.h"
@@ -7,6 +8,7 @@
 class Stencil1d : public kopt_bench::Problem {
  public:
   static constexpr int kRadius = 8;
+  static constexpr int kMaxRadius = 16384;  // kernel.h's largest radius.
   explicit Stencil1d(long n) : n_(n), in_(n), out_(n), w_(2 * kRadius + 1) { output("out", out_); }
   void fill(kopt_bench::Rng& rng) override {
     radius_ = kRadius;
@@ -15,20 +17,32 @@ class Stencil1d : public kopt_bench::Problem {
     rng.fill(w_, -1.0, 1.0);
   }
   // Radii other than the driver's 8: 0, 1, 20 (wider than the small check sizes), one drawn
-  // from 2..19 and one from 21..100 by the seed, so that a kernel right only at a few fixed
-  // radii, or up to a largest one, fails somewhere.
-  int edge_cases() const override { return 5; }
+  // from 2..19 and one from 21..100 by the seed, and one drawn log-uniformly from 101 up to
+  // kernel.h's largest, so that a kernel right only at a few fixed radii, or up to a largest
+  // one, fails somewhere. That last one is held to 2^26 / n, so that a call costs at most about
+  // 2^27 taps: the check sizes get radii from 101 to 16384, the time size its usual 8.
+  int edge_cases() const override { return 6; }
   void fill_edge(kopt_bench::Rng& rng, int k) override {
     fill(rng);
     radius_ = k == 0 ? 0 : (k == 1 ? 1 : 20);
     if (k == 3) radius_ = static_cast<int>(rng.integer(2, 19));
     if (k == 4) radius_ = static_cast<int>(rng.integer(21, 100));
+    if (k == 5) {
+      const int widest = static_cast<int>(std::min<long>((1L << 26) / n_, kMaxRadius));
+      radius_ = log_uniform(rng, std::min(101, widest), widest);
+    }
     w_.resize(2 * radius_ + 1);
     rng.fill(w_, -1.0, 1.0);
   }
   void call() override { stencil1d(in_.data(), out_.data(), n_, w_.data(), radius_); }
 
  private:
+  // An integer drawn log-uniformly from [lo, hi]: 101..200 about as likely as 8192..16383.
+  static int log_uniform(kopt_bench::Rng& rng, int lo, int hi) {
+    const double drawn = std::exp(rng.uniform(std::log(lo), std::log(hi + 1.0)));
+    return std::clamp(static_cast<int>(drawn), lo, hi);
+  }
+
   long n_;
   std::vector<double> in_, out_, w_;
   int radius_ = kRadius;

@@ -3,5 +3,5 @@
 //   n).
 #pragma once
 
-// n >= 1 and radius >= 0; the radius may exceed n.
+// n >= 1 and 0 <= radius <= 16384; the radius may exceed n.
 void stencil1d(const double* in, double* out, long n, const double* w, int radius);

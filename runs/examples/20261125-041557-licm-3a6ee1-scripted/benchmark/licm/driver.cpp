@@ -1,0 +1,54 @@
+#include <utility>
+
+#include "harness.h"
+#include "kernel.h"
+
+// Size n: an n x n matrix.
+class Standardize : public kopt_bench::Problem {
+ public:
+  explicit Standardize(long n) : n_(n), x_(n * n), mean_(n), var_(n), y_(n * n) { output("y", y_); }
+  void fill(kopt_bench::Rng& rng) override {
+    mean_.resize(n_);  // An edge case may have made them n * n long.
+    var_.resize(n_);
+    rng.fill(x_, -10.0, 10.0);
+    rng.fill(mean_, -1.0, 1.0);
+    rng.fill(var_, 0.5, 4.0);
+    decay_ = rng.uniform(1e-4, 1e-3);
+    eps_ = 1e-6;
+    shape_ = {n_, n_};
+  }
+  // 0: one row; 1: one column (rows != cols); 2: no damping and eps 0 with tiny variances;
+  // 3: damping strong enough that exp underflows in the later rows (decay 20).
+  int edge_cases() const override { return 4; }
+  void fill_edge(kopt_bench::Rng& rng, int k) override {
+    fill(rng);
+    shape_ = k == 0 ? std::pair<long, long>{1, n_ * n_} : std::pair<long, long>{n_ * n_, 1};
+    if (k >= 2) shape_ = {n_, n_};
+    if (k == 2) {
+      decay_ = 0;
+      eps_ = 0;
+      rng.fill(var_, 1e-300, 1e-290);
+    }
+    if (k == 3) decay_ = 20.0;
+    if (k <= 1) {
+      mean_.assign(n_ * n_, 0.0);
+      var_.assign(n_ * n_, 0.0);
+      rng.fill(mean_, -1.0, 1.0);
+      rng.fill(var_, 0.5, 4.0);
+    }
+  }
+  void call() override {
+    standardize(x_.data(), mean_.data(), var_.data(), y_.data(), shape_.first, shape_.second,
+                decay_, eps_);
+  }
+
+ private:
+  long n_;
+  std::vector<double> x_, mean_, var_, y_;
+  double decay_ = 0, eps_ = 1e-6;
+  std::pair<long, long> shape_{n_, n_};
+};
+
+int main(int argc, char** argv) {
+  return kopt_bench::main<Standardize>(argc, argv);
+}

@@ -1,0 +1,7 @@
+// A 1-D stencil (FIR filter) of the given radius with zero padding:
+//   out[i] = sum over k in [-radius, radius] of w[k + radius] * in[i + k], in[j] = 0 outside [0,
+//   n).
+#pragma once
+
+// n >= 1 and radius >= 0; the radius may exceed n.
+void stencil1d(const double* in, double* out, long n, const double* w, int radius);
