@@ -16,7 +16,8 @@ kopt=${KOPT:-./build/kopt}
 mkdir -p "$out"
 echo "measure-predict: $(date -u +%FT%TZ), $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs), load $(cut -d' ' -f1-3 /proc/loadavg)" | tee "$out/conditions.txt"
 "$kopt" predict --all --variant both --json >"$out/predicted.json"
-"$kopt" bench --all --json --timing-budget "$budget" >"$out/measured.json" || true
+mapfile -t cpu < <(python3 -c 'import json,sys; [print(d["benchmark"]) for d in json.load(open(sys.argv[1])) if "prediction" in d and d["variant"] == "original"]' "$out/predicted.json")
+[ -s "$out/measured.json" ] || "$kopt" bench "${cpu[@]}" --json --timing-budget "$budget" >"$out/measured.json" || true
 if [ -n "$llm" ]; then
   "$kopt" predict --all --variant both --method llm --llm "$llm" --json >"$out/llm.json" || true
 fi
@@ -33,8 +34,9 @@ measured = {}
 for e in load("measured.json"):
     t = e.get("timing") or {}
     if not t.get("ok"): continue
-    measured[(e["benchmark"], "original")] = t["baseline"]["median"]
-    measured[(e["benchmark"], "human")] = t["candidate"]["median"]
+    name = e["benchmark"]["name"] if isinstance(e["benchmark"], dict) else e["benchmark"]
+    measured[(name, "original")] = t["baseline"]["median"]
+    measured[(name, "human")] = t["candidate"]["median"]
 methods = {"model": load("predicted.json"), "llm": load("llm.json")}
 predicted = {m: {(d["benchmark"], d["variant"]): d["prediction"]["seconds"]
                  for d in docs if "prediction" in d} for m, docs in methods.items()}

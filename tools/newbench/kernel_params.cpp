@@ -58,7 +58,10 @@ Status check_overrides(const std::vector<KernelParam>& params, const ParamOverri
   for (const auto& [name, extent] : overrides.extents)
     if (!is_array(name))
       return fail("--extent names no array parameter '" + name + "' of " + function);
-  for (const auto& [name, value] : overrides.values) {
+  for (const auto& entry : overrides.values) {
+    // Named, not a structured binding: Clang 14 cannot capture a binding in a lambda.
+    const std::string& name = entry.first;
+    const auto value = entry.second;
     const bool integer = std::any_of(params.begin(), params.end(), [&](const KernelParam& p) {
       return p.name == name && p.kind == ParamKind::integer;
     });

@@ -83,7 +83,9 @@ class FunctionCoster {
         out_(out),
         values_(f, facts, assume, entry,
                 [this](const std::string& loop) { return std::optional<double>(trips(loop)); }),
-        env_(values_.environment()) {}
+        env_(values_.environment()) {
+    feasible_ = feasible_blocks();
+  }
 
   Cost cost(const std::vector<IrFunction>& module, const std::map<std::string, ScevFacts>& facts,
             int depth) {
@@ -95,6 +97,72 @@ class FunctionCoster {
   }
 
  private:
+  // The blocks control can reach from the entry when every branch and switch whose condition
+  // is known from constants and the driver's arguments goes its one way (a dispatch on the
+  // order of the systems runs one of its instantiations, not all of them). Every block when a
+  // terminator is not one kopt reads.
+  std::set<std::string> feasible_blocks() {
+    std::set<std::string> all;
+    std::map<std::string, const IrInstruction*> terminator;
+    for (const auto& inst : f_.instructions) all.insert(inst.block), terminator[inst.block] = &inst;
+    if (f_.instructions.empty()) return all;
+    std::set<std::string> reached;
+    std::vector<std::string> work = {f_.instructions.front().block};
+    while (!work.empty()) {
+      const std::string block = work.back();
+      work.pop_back();
+      if (!reached.insert(block).second) continue;
+      auto it = terminator.find(block);
+      if (it == terminator.end()) continue;
+      auto next = successors(*it->second);
+      if (!next) return all;
+      for (auto& label : *next) work.push_back(label);
+    }
+    return reached;
+  }
+
+  // The blocks a terminator may go to (without '%'); nullopt for one kopt does not read.
+  std::optional<std::vector<std::string>> successors(const IrInstruction& t) {
+    const auto& ops = t.operands;
+    auto label = [](const std::string& op) { return op.substr(op[0] == '%' ? 1 : 0); };
+    if (t.opcode == "ret" || t.opcode == "unreachable" || t.opcode == "resume")
+      return std::vector<std::string>{};
+    if (t.opcode == "br" && ops.size() == 1) return std::vector<std::string>{label(ops[0])};
+    if (t.opcode == "br" && ops.size() == 3) {
+      if (auto condition = invariant_at(ops[0], t.block) ? values_.known(ops[0]) : std::nullopt)
+        return std::vector<std::string>{label(*condition != 0 ? ops[1] : ops[2])};
+      return std::vector<std::string>{label(ops[1]), label(ops[2])};
+    }
+    if (t.opcode != "switch" || ops.size() < 2 || ops.size() % 2 != 0) return std::nullopt;
+    const auto value = invariant_at(ops[0], t.block) ? values_.known(ops[0]) : std::nullopt;
+    std::vector<std::string> next;
+    for (size_t i = 2; i + 1 < ops.size(); i += 2) {
+      const auto key = values_.operand(ops[i]);
+      if (value && key && *key == *value) return std::vector<std::string>{label(ops[i + 1])};
+      next.push_back(label(ops[i + 1]));
+    }
+    if (value) return std::vector<std::string>{label(ops[1])};
+    next.push_back(label(ops[1]));
+    return next;
+  }
+
+  // Whether a branch's condition (or a switch's value) is the same on every iteration of the
+  // loops around `block`: a compare of values scalar evolution calls invariant in each (an
+  // induction variable's mean says nothing about when its loop exits).
+  bool invariant_at(const std::string& condition, const std::string& block) {
+    const auto loops = loops_around(block);
+    if (loops.empty()) return true;
+    std::vector<std::string> operands = {condition};
+    for (const auto& inst : f_.instructions)
+      if (inst.result == condition && inst.opcode == "icmp") operands = inst.operands;
+    for (const auto& operand : operands) {
+      if (operand.empty() || operand[0] != '%') continue;  // a constant
+      for (const IrLoop* loop : loops)
+        if (!invariant_in(operand, *loop)) return false;
+    }
+    return true;
+  }
+
   // Steps of loop-carried floating-point chains: per loop, the longest chain of dependent
   // operations from a header phi back to itself (a running sum: 1), or through memory (a value
   // loaded, changed and stored at an address the loop does not move: 2, the operation and the
@@ -217,6 +285,7 @@ class FunctionCoster {
   }
 
   double weight(const std::string& block) {
+    if (!feasible_.contains(block)) return 0;
     double w = 1;
     for (const IrLoop* loop : loops_around(block)) w *= trips(loop->header);
     return std::min(w, 1e18);
@@ -335,6 +404,7 @@ class FunctionCoster {
   const ScevEnvironment& env_;
   std::map<std::string, double> trips_;
   std::map<std::string, const IrInstruction*> defs_;
+  std::set<std::string> feasible_;
 };
 
 // Bytes of all accesses: per array and direction, the union of ranges or the sum of

@@ -28,13 +28,20 @@ std::optional<double> IrValues::value(const std::string& name) {
   return result;
 }
 
-std::optional<double> IrValues::parameter(const std::string& name) const {
+std::optional<double> IrValues::known(const std::string& text) {
+  assumed_ = false;
+  const auto v = operand(text);
+  return assumed_ ? std::nullopt : v;
+}
+
+std::optional<double> IrValues::parameter(const std::string& name) {
   for (size_t i = 0; i < f_.params.size(); ++i) {
     if (f_.params[i].second != name) continue;
     if (entry_ && i < assume_.arguments.size() && assume_.arguments[i]) return assume_.arguments[i];
     const std::string& type = f_.params[i].first;
     const auto [lanes, bits] = type_shape(type);
     if (type.back() == '*' || type == "ptr") return 0.0;
+    if (lanes == 1 && bits > 1) assumed_ = true;
     if (lanes == 1 && bits == 64) return assume_.size;
     if (lanes == 1 && bits > 1) return assume_.default_trips;
   }

@@ -38,9 +38,12 @@ class IrValues {
   std::optional<double> value(const std::string& name);
   /// The value of an operand: a constant ("32") or a name.
   std::optional<double> operand(const std::string& text);
+  /// The same, but nullopt when the value rests on an assumed parameter (the size or the
+  /// default) rather than on constants and the arguments the driver passes.
+  std::optional<double> known(const std::string& text);
 
  private:
-  std::optional<double> parameter(const std::string& name) const;
+  std::optional<double> parameter(const std::string& name);
   std::optional<double> defined(const IrInstruction& inst);
   std::optional<double> chosen(const IrInstruction& inst);
   std::optional<double> merged(const IrInstruction& inst);
@@ -52,6 +55,7 @@ class IrValues {
   std::map<std::string, const IrInstruction*> definitions_;
   ScevEnvironment env_;
   int depth_ = 0;
+  bool assumed_ = false;  ///< Set when a parameter took an assumed value.
 };
 
 }  // namespace kopt

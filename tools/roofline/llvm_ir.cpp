@@ -60,6 +60,21 @@ std::vector<std::string> phi_incoming(const std::string& text) {
   return values;
 }
 
+// A branch's condition and labels ("%cmp", "%a", "%b"; one label when unconditional), a
+// switch's value, default label and, on one line, its cases (value, label, ...).
+std::vector<std::string> branch_operands(const std::string& text) {
+  std::vector<std::string> values;
+  std::istringstream words(text);
+  std::string word;
+  while (words >> word) {
+    while (!word.empty() && (word.back() == ',' || word.back() == ']')) word.pop_back();
+    if (word.empty() || word == "label" || word == "[" || word[0] == 'i' || word[0] == '!')
+      continue;
+    values.push_back(word);
+  }
+  return values;
+}
+
 // Reads one type at `pos` ("double", "<4 x double>", "double*", "ptr") and moves past it.
 std::string read_type(const std::string& text, size_t& pos) {
   while (pos < text.size() && text[pos] == ' ') ++pos;
@@ -116,6 +131,8 @@ IrInstruction parse_instruction(std::string text, const std::string& block) {
       inst.operands.push_back(first_token(operand));
   if (kFloatOpcodes.contains(inst.opcode)) inst.operands = value_operands(text.substr(pos));
   if (inst.opcode == "phi") inst.operands = phi_incoming(text.substr(pos));
+  if (inst.opcode == "br" || inst.opcode == "switch")
+    inst.operands = branch_operands(text.substr(pos));
   if (inst.opcode == "call" || inst.opcode == "invoke") {
     const auto at = text.find('@');
     const auto paren = text.find('(', at == std::string::npos ? 0 : at);
@@ -189,7 +206,13 @@ std::vector<IrFunction> parse_llvm_ir(const std::string& text) {
       inside = false;
     } else if (inside && !line.empty() && line[0] != ' ' && line.find(':') != std::string::npos) {
       block = line.substr(0, line.find(':'));
-    } else if (inside && starts_with(line, "  ") && trim(line)[0] != ';') {
+    } else if (inside && !functions.back().instructions.empty() &&
+               functions.back().instructions.back().opcode == "switch" &&
+               starts_with(trim(line), "i") && line.find(", label %") != std::string::npos) {
+      auto cases = branch_operands(trim(line));  // a switch's case on a line of its own
+      auto& operands = functions.back().instructions.back().operands;
+      operands.insert(operands.end(), cases.begin(), cases.end());
+    } else if (inside && starts_with(line, "  ") && trim(line)[0] != ';' && trim(line) != "]") {
       functions.back().instructions.push_back(parse_instruction(trim(line), block));
     }
   }

@@ -58,8 +58,8 @@ const char* serial_omp_header();
 std::vector<std::string> analysis_ir_flags();
 
 /// The same for IrFlavor::native: -O3 -march=native, vectorized, without runtime unrolling (trip
-/// counts stay readable), floating-point contraction as GCC does it, plus the floating-point flags among
-/// `manifest_flags` (-ffast-math, -fno-math-errno, ...).
+/// counts stay readable), floating-point contraction as GCC does it, plus the floating-point flags
+/// among `manifest_flags` (-ffast-math, -fno-math-errno, ...).
 std::vector<std::string> native_ir_flags(const std::vector<std::string>& manifest_flags);
 
 /// The values the driver passes to `function`: literals, its named constants ("kDim"), and
