@@ -96,7 +96,7 @@ TEST_F(PredictCountsTest, TripCountsThroughSelectsAndMinimums) {
 
 TEST(PredictDriverTest, MembersTheDriverSetsResolveToTheirValues) {
   const std::string driver =
-      "constexpr int kOrder = 4;\nvoid setup() { order_ = kOrder;\n count_ = n_; }\n"
+      "constexpr int kOrder = 4, kMaxOrder = 9;\nvoid setup() { order_ = kOrder;\n count_ = n_; }\n"
       "void call() override { solve(a_.data(), count_, order_, 3); }\n";
   const auto args = driver_arguments(driver, "solve", 1000);
   ASSERT_EQ(args.size(), 4u);

@@ -81,7 +81,7 @@ std::optional<double> driver_value(const std::string& driver, const std::string&
   if (auto value = number(arg)) return value;
   std::smatch match;
   if (std::regex_match(arg, std::regex("k[A-Z]\\w*")) &&
-      std::regex_search(driver, match, std::regex("\\b" + arg + "\\s*=\\s*([0-9]+)\\s*;")))
+      std::regex_search(driver, match, std::regex("\\b" + arg + "\\s*=\\s*([0-9]+)\\s*[;,]")))
     return std::stod(match[1]);
   if (arg.size() < 2 || arg.back() != '_' || !std::regex_match(arg, std::regex("\\w+")))
     return std::nullopt;
