@@ -55,6 +55,8 @@ Result<Json> ask_model(const Args& args, const Benchmark& bench, const Variant& 
   auto seconds = parse_time_answer(response->text);
   if (!seconds) return seconds.error();
   return Json{{"format", "kopt-prediction/1"},
+              {"summary", fmt::format("{} {}: the model predicts {:.4g} ms a call\n", bench.name,
+                                      variant.label, *seconds * 1e3)},
               {"benchmark", bench.name},
               {"variant", variant.label},
               {"size", size > 0 ? size : bench.time_size},
@@ -63,6 +65,17 @@ Result<Json> ask_model(const Args& args, const Benchmark& bench, const Variant& 
               {"model", (*backend)->name()},
               {"prompt_hash", prompt->hash},
               {"answer", response->text}};
+}
+
+// The model's prediction as its document, with the lines for people under "summary".
+Result<Json> by_model(const ExecutionContext& ctx, const Benchmark& bench, const Variant& variant,
+                      long size, const MachineModel& machine, const Calibration& calibration) {
+  auto p = predict_variant(ctx, bench, variant.label, variant.source, size, machine, calibration);
+  if (!p) return p.error();
+  Json doc = to_json(*p);
+  doc["method"] = "model";
+  doc["summary"] = summarize(*p);
+  return doc;
 }
 
 int run_predict(const Args& args) {
@@ -91,21 +104,8 @@ int run_predict(const Args& args) {
     for (const auto& name : chosen_variants(args, bench)) {
       const Variant variant = load_variant(bench, name);
       status.update(fmt::format("kopt predict {} {} ({})...", bench.name, variant.label, method));
-      Result<Json> doc = fail("not run");
-      std::string text;
-      if (method == "llm") {
-        doc = ask_model(args, bench, variant, size, *machine);
-        if (doc)
-          text = fmt::format("{} {}: the model predicts {:.4g} ms a call\n", bench.name,
-                             variant.label, (*doc)["prediction"]["seconds"].get<double>() * 1e3);
-      } else if (auto p = predict_variant(ctx, bench, variant.label, variant.source, size, *machine,
-                                          *calibration)) {
-        doc = to_json(*p);
-        (*doc)["method"] = "model";
-        text = summarize(*p);
-      } else {
-        doc = p.error();
-      }
+      auto doc = method == "llm" ? ask_model(args, bench, variant, size, *machine)
+                                 : by_model(ctx, bench, variant, size, *machine, *calibration);
       status.clear();
       if (!doc) {
         ++failures;
@@ -116,8 +116,9 @@ int run_predict(const Args& args) {
                         {"error", doc.error().message}});
         continue;
       }
+      if (!json) std::cout << json_text(*doc, "summary") << std::flush;
+      doc->erase("summary");
       docs.push_back(*doc);
-      if (!json) std::cout << text << std::flush;
     }
   }
   if (json) std::cout << dump_json(docs.size() == 1 ? docs[0] : docs, 2) << "\n";
