@@ -7,8 +7,8 @@
 
 #include "agent/cli/commands.h"
 #include "agent/cli/eval_support.h"
+#include "agent/cli/one_question.h"
 #include "agent/cli/status_line.h"
-#include "agent/llm/backend_factory.h"
 #include "tools/predict/llm_time.h"
 #include "tools/predict/predict.h"
 #include "util/json.h"
@@ -43,16 +43,9 @@ Result<Json> ask_model(const Args& args, const Benchmark& bench, const Variant& 
   if (!args.has("llm")) return fail("--method llm needs --llm SPEC (or KOPT_LLM)");
   auto prompt = time_prompt(bench, variant.source, size, describe(machine));
   if (!prompt) return prompt.error();
-  auto backend = llm::make_backend(args.get("llm"));
-  if (!backend) return backend.error();
-  llm::ChatRequest request;
-  request.system = prompt->system;
-  request.messages.push_back(llm::user_message(prompt->user));
-  request.temperature = 0.0;
-  request.max_tokens = 4096;
-  auto response = (*backend)->chat(request);
-  if (!response) return response.error();
-  auto seconds = parse_time_answer(response->text);
+  auto answer = ask_one_question(args.get("llm"), prompt->system, prompt->user);
+  if (!answer) return answer.error();
+  auto seconds = parse_time_answer(answer->text);
   if (!seconds) return seconds.error();
   return Json{{"format", "kopt-prediction/1"},
               {"summary", fmt::format("{} {}: the model predicts {:.4g} ms a call\n", bench.name,
@@ -62,9 +55,9 @@ Result<Json> ask_model(const Args& args, const Benchmark& bench, const Variant& 
               {"size", size > 0 ? size : bench.time_size},
               {"method", "llm"},
               {"prediction", {{"seconds", *seconds}}},
-              {"model", (*backend)->name()},
+              {"model", answer->model},
               {"prompt_hash", prompt->hash},
-              {"answer", response->text}};
+              {"answer", answer->text}};
 }
 
 // The model's prediction as its document, with the lines for people under "summary".

@@ -8,8 +8,8 @@
 
 #include "agent/cli/commands.h"
 #include "agent/cli/eval_support.h"
+#include "agent/cli/one_question.h"
 #include "agent/cli/status_line.h"
-#include "agent/llm/backend_factory.h"
 #include "tools/machine/hardware.h"
 #include "tools/roofline/file_roofline.h"
 #include "tools/roofline/llm_prompt.h"
@@ -42,16 +42,9 @@ Result<RooflineReport> ask_llm(const Args& args, const Benchmark& bench, const V
   if (!args.has("llm")) return fail("--method llm needs --llm SPEC (or KOPT_LLM)");
   auto prompt = roofline_prompt(bench, variant.source, machine.description, machine.peaks);
   if (!prompt) return prompt.error();
-  auto backend = llm::make_backend(args.get("llm"));
-  if (!backend) return backend.error();
-  llm::ChatRequest request;
-  request.system = prompt->system;
-  request.messages.push_back(llm::user_message(prompt->user));
-  request.temperature = 0.0;
-  request.max_tokens = 4096;
-  auto response = (*backend)->chat(request);
-  if (!response) return response.error();
-  auto cls = parse_roofline_answer(response->text);
+  auto answer = ask_one_question(args.get("llm"), prompt->system, prompt->user);
+  if (!answer) return answer.error();
+  auto cls = parse_roofline_answer(answer->text);
   if (!cls) return cls.error();
   RooflineReport report;
   report.benchmark = bench.name;
@@ -62,7 +55,7 @@ Result<RooflineReport> ask_llm(const Args& args, const Benchmark& bench, const V
   report.point.balance = balance_points(machine.peaks);
   report.point.by_intensity = report.point.cls = *cls;
   report.detail = {
-      {"model", (*backend)->name()}, {"prompt_hash", prompt->hash}, {"answer", response->text}};
+      {"model", answer->model}, {"prompt_hash", prompt->hash}, {"answer", answer->text}};
   report.notes.push_back("the model's class from source and specs; intensities are not estimated");
   return report;
 }
