@@ -39,6 +39,7 @@ Json to_json(const RunConfig& c) {
   if (c.remarks != "all") json["remarks"] = c.remarks;
   // And the predict tool, offered only to runs that say so.
   if (c.predict_tool) json["predict_tool"] = true;
+  if (c.drawn_sizes) json["drawn_sizes"] = true;
   return json;
 }
 
@@ -87,6 +88,7 @@ Result<RunConfig> config_from_json(const Json& j) {
                   c.promotion + "'");
     c.remarks = j.value("remarks", std::string("all"));  // Absent: an older record.
     c.predict_tool = j.value("predict_tool", false);     // Absent: an older record.
+    c.drawn_sizes = j.value("drawn_sizes", false);       // Absent: an older record.
     if (c.remarks != "ranked" && c.remarks != "all")
       return fail("run configuration: remarks must be ranked or all, not '" + c.remarks + "'");
   } catch (const Json::exception& e) {

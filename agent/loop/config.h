@@ -50,6 +50,9 @@ struct RunConfig {
   std::string remarks = "ranked";
   /// Whether the analyst is offered the `predict` tool (false in records made before it).
   bool predict_tool = true;
+  /// Whether the prompts say that each evaluation checks sizes drawn at random beside the
+  /// manifest's (false in records made before those were drawn).
+  bool drawn_sizes = true;
 };
 
 /// The edit format a run uses when none is given: whole files for every backend (the local

@@ -8,6 +8,7 @@
 #include "agent/loop/edits.h"
 #include "agent/loop/loop_tools.h"
 #include "agent/loop/remarks.h"
+#include "tools/eval/drawn_sizes.h"
 #include "tools/knowledge/knowledge_base.h"
 #include "util/files.h"
 #include "util/strings.h"
@@ -17,7 +18,7 @@ namespace kopt {
 namespace {
 
 // What "correct" means for this benchmark, as the check applies it.
-std::string correctness_text(const Benchmark& bench) {
+std::string correctness_text(const Benchmark& bench, bool drawn_sizes) {
   std::vector<std::string> sizes;
   for (long n : bench.check_sizes) sizes.push_back(std::to_string(n));
   if (std::find(bench.check_sizes.begin(), bench.check_sizes.end(), bench.time_size) ==
@@ -27,6 +28,11 @@ std::string correctness_text(const Benchmark& bench) {
       "Correct means every output element within |got - want| <= {:.3g} + {:.3g} |want| of the "
       "original's (integers exactly; NaN never), at n = {}, on {} fresh random inputs per size",
       bench.atol, bench.rtol, join(sizes, ", "), bench.seeds);
+  if (drawn_sizes && bench.draw_sizes && !bench.check_sizes.empty())
+    text += fmt::format(
+        ", at {} more sizes from 2 to {} drawn anew at each evaluation (one of each remainder "
+        "modulo 8)",
+        kDrawnSizes, *std::max_element(bench.check_sizes.begin(), bench.check_sizes.end()));
   if (!bench.edge_cases.empty()) text += ", on these edge cases: " + join(bench.edge_cases, "; ");
   text += ", and on every timed call.";
   if (!bench.domain.empty()) text += " Inputs kernel.h allows: " + bench.domain + ".";
@@ -105,7 +111,7 @@ PromptValues program_values(const Benchmark& bench, const LoopState& state,
 }
 
 PromptValues common_values(const Benchmark& bench, const LoopState& state,
-                           const std::vector<std::string>& tools) {
+                           const std::vector<std::string>& tools, const RunConfig& config) {
   if (bench.is_program()) return program_values(bench, state, tools);
   auto header = read_file(bench.header_path());
   return {{"benchmark", bench.name},
@@ -113,7 +119,7 @@ PromptValues common_values(const Benchmark& bench, const LoopState& state,
           {"summary", bench.summary},
           {"size_meaning", bench.size_meaning},
           {"time_size", std::to_string(bench.time_size)},
-          {"correctness", correctness_text(bench)},
+          {"correctness", correctness_text(bench, config.drawn_sizes)},
           {"header", header ? trim(*header) : "(kernel.h unreadable)"},
           {"functions", join(bench.functions, ", ")},
           {"flags", join(bench.flags, " ")},
@@ -179,7 +185,7 @@ std::string numbered(const std::string& source) {
 
 Turn run_analyst(LoopServices& s, const Benchmark& bench, const LoopState& state, int iteration) {
   const std::vector<std::string> tools = analyst_tools(*s.registry, *s.config);
-  PromptValues values = common_values(bench, state, tools);
+  PromptValues values = common_values(bench, state, tools, *s.config);
   values["host"] = host_value(s);
   values["remaining"] = remaining_text(s, iteration);
   values["measurements"] = measurements_text(state);
@@ -206,7 +212,7 @@ OptimizerSession::OptimizerSession(LoopServices& s, const Benchmark& bench, cons
     : s_(s),
       tools_(s.config->strategy == "marco" ? optimizer_tools(*s.registry)
                                            : std::vector<std::string>{}),
-      values_(common_values(bench, state, tools_)),
+      values_(common_values(bench, state, tools_, *s.config)),
       conversation_(s, "optimizer", iteration, tools_, s.config->optimizer_tool_rounds),
       current_source_(state.best_source),
       repairs_left_(s.config->repair_attempts) {

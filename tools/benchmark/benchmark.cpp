@@ -189,6 +189,7 @@ Status read_manifest(const Json& m, Benchmark& b) {
                      read_field(m, "functions", b.functions),
                      read_field(m, "size.meaning", b.size_meaning, false),
                      read_field(m, "size.check", b.check_sizes),
+                     read_field(m, "size.draw", b.draw_sizes, false),
                      read_field(m, "size.time", b.time_size),
                      read_field(m, "seeds", b.seeds),
                      read_field(m, "tolerance.rtol", b.rtol),

@@ -51,6 +51,10 @@ struct Benchmark {
   /// are values of the scale n in either case.
   std::vector<NamedSize> named_sizes;
   std::vector<long> check_sizes;
+  /// Whether each evaluation also checks sizes drawn from its seed below the largest check
+  /// size (manifest "size.draw", default true; false where n must have a structure, such as a
+  /// power of two, that a drawn size would not have).
+  bool draw_sizes = true;
   long time_size = 0;
   int seeds = 5;
   double rtol = 0;

@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "tools/benchmark/expression.h"
+#include "tools/eval/drawn_sizes.h"
 #include "tools/eval/driver_session.h"
 #include "tools/eval/file_protocol.h"
 #include "tools/eval/plausibility.h"
@@ -85,7 +86,7 @@ void check_and_time(const ExecutionContext& ctx, const Benchmark& bench, const E
                        "the original's driver does not start: " + original.failure().reason);
   DriverSession candidate(ctx, bench, binaries.candidate, memory_limit(bench));
   CheckSides sides{&original, &candidate};
-  std::vector<long> sizes = bench.check_sizes;
+  std::vector<long> sizes = sizes_to_check(bench, e.check_seeds.front());
   // Every timed call is checked, so the time size is a check size either way; without timing
   // the check calls it once per seed. With timing, its edge cases are checked here (the timed
   // calls only get seeds).

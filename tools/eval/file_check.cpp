@@ -8,6 +8,8 @@
 
 #include <fmt/format.h>
 
+#include "tools/eval/drawn_sizes.h"
+
 namespace kopt {
 
 namespace {
@@ -75,7 +77,8 @@ CheckOutcome check_with_files(const ExecutionContext& ctx, const Benchmark& benc
                               const std::filesystem::path& original,
                               const std::filesystem::path& candidate,
                               const std::vector<uint64_t>& seeds) {
-  return check_sizes(bench.check_sizes, seeds, [&](long size) {
+  const std::vector<long> sizes = sizes_to_check(bench, seeds.empty() ? 0 : seeds.front());
+  return check_sizes(sizes, seeds, [&](long size) {
     return check_size(ctx, bench, original, candidate, seeds, size);
   });
 }

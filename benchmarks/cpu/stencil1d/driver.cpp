@@ -17,20 +17,20 @@ class Stencil1d : public kopt_bench::Problem {
     rng.fill(w_, -1.0, 1.0);
   }
   // Radii other than the driver's 8: 0, 1, 20 (wider than the small check sizes), one drawn
-  // from 2..19 and one from 21..100 by the seed, and one drawn log-uniformly from 101 up to
-  // kernel.h's largest, so that a kernel right only at a few fixed radii, or up to a largest
-  // one, fails somewhere. That last one is held to 2^26 / n, so that a call costs at most about
-  // 2^27 taps: the check sizes get radii from 101 to 16384, the time size its usual 8.
-  int edge_cases() const override { return 6; }
+  // from 2..19 and one from 21..100 by the seed, one drawn log-uniformly from 101 up to
+  // kernel.h's largest, and that largest itself, so that a kernel right only at a few fixed
+  // radii, or below some radius, fails somewhere. The last two are held to 2^26 / n, so that a
+  // call costs at most about 2^27 taps: the check sizes get radii up to 16384, the time size
+  // its usual 8.
+  int edge_cases() const override { return 7; }
   void fill_edge(kopt_bench::Rng& rng, int k) override {
     fill(rng);
     radius_ = k == 0 ? 0 : (k == 1 ? 1 : 20);
     if (k == 3) radius_ = static_cast<int>(rng.integer(2, 19));
     if (k == 4) radius_ = static_cast<int>(rng.integer(21, 100));
-    if (k == 5) {
-      const int widest = static_cast<int>(std::min<long>((1L << 26) / n_, kMaxRadius));
-      radius_ = log_uniform(rng, std::min(101, widest), widest);
-    }
+    const int widest = static_cast<int>(std::min<long>((1L << 26) / n_, kMaxRadius));
+    if (k == 5) radius_ = log_uniform(rng, std::min(101, widest), widest);
+    if (k == 6) radius_ = widest;
     w_.resize(2 * radius_ + 1);
     rng.fill(w_, -1.0, 1.0);
   }
