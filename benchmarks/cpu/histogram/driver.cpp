@@ -1,4 +1,5 @@
 #include <algorithm>
+#include <cmath>
 
 #include "harness.h"
 #include "kernel.h"
@@ -17,16 +18,18 @@ class Histogram : public kopt_bench::Problem {
     bins_ = kBins;
   }
   // 0: every value on a bin edge, computed by the formula of kernel.h; 1: values far outside
-  // [lo, hi) on both sides; 2: all values equal (one bin takes everything); 3: 7 bins (the
-  // rest of counts is left alone); 4: values up to +-1e12 (past any 32-bit bin index) over a
-  // range drawn by the seed, into a number of bins drawn from 2..4096; 5: a number of bins
-  // drawn from 4097..131072 (past any fixed private histogram).
+  // [lo, hi) on both sides, one in eight of them up to +-1e308 (past any integer bin index); 2: all
+  // values equal (one bin takes everything); 3: 7 bins (the rest of counts is left alone); 4:
+  // values up to +-1e12 (past any 32-bit bin index) over a range drawn by the seed, into a number
+  // of bins drawn from 2..4096; 5: a number of bins drawn from 4097..131072 (past any fixed private
+  // histogram).
   int edge_cases() const override { return 6; }
   void fill_edge(kopt_bench::Rng& rng, int k) override {
     fill(rng);
     for (auto& x : v_) {
       if (k == 0) x = lo_ + static_cast<double>(rng.integer(0, kBins)) * (hi_ - lo_) / kBins;
       if (k == 1) x = rng.uniform(-1e6, 1e6);
+      if (k == 1 && rng.next() % 8 == 0) x = std::copysign(std::pow(10.0, rng.uniform(6, 308)), x);
     }
     if (k == 2) std::fill(v_.begin(), v_.end(), rng.uniform(lo_, hi_));
     if (k == 3) bins_ = 7;

@@ -16,14 +16,15 @@ void histogram(const double* v, long n, double lo, double hi, int64_t* counts, i
   {
     std::vector<int64_t> local(kCopies * bins, 0);
     int index[kChunk];
+    const double last = bins - 1;  // clamped in double: no integer holds a far value's bin
 #pragma omp for schedule(static)
     for (long start = 0; start < n; start += kChunk) {
       const long len = n - start < kChunk ? n - start : kChunk;
       const double* chunk = v + start;
       for (long i = 0; i < len; ++i) {
-        long b = static_cast<long>((chunk[i] - lo) / (hi - lo) * bins);
-        b = b < 0 ? 0 : b;
-        index[i] = static_cast<int>(b >= bins ? bins - 1 : b);
+        double t = (chunk[i] - lo) / (hi - lo) * bins;
+        t = t < 0 ? 0 : t;
+        index[i] = t < last ? static_cast<int>(t) : bins - 1;
       }
       long i = 0;
       for (; i + kCopies <= len; i += kCopies)

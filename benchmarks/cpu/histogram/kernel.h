@@ -1,5 +1,7 @@
 // Histogram of n doubles into `bins` equal bins over [lo, hi): value v goes to bin
-// (long)((v - lo) / (hi - lo) * bins), clamped to [0, bins - 1]. counts is overwritten.
+// (v - lo) / (hi - lo) * bins, computed in double, clamped to [0, bins - 1] and rounded toward
+// zero (clamped first: a value far outside [lo, hi) has a bin, its end one, even where the
+// quotient is past any integer type or infinite). counts is overwritten.
 #pragma once
 
 #include <cstdint>

@@ -34,9 +34,9 @@ void histogram(const double* v, long n, double lo, double hi, int64_t* counts, i
   for (int b = 0; b < bins; ++b) counts[b] = 0;
 #pragma omp parallel for
   for (long i = 0; i < n; ++i) {
-    long b = static_cast<long>((v[i] - lo) / (hi - lo) * bins);
-    if (b < 0) b = 0;
-    if (b >= bins) b = bins - 1;
+    double t = (v[i] - lo) / (hi - lo) * bins;
+    if (t < 0) t = 0;
+    const long b = t >= bins ? bins - 1 : static_cast<long>(t);
 #pragma omp atomic
     counts[b]++;
   }
