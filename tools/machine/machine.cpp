@@ -139,10 +139,6 @@ CoreRates rates_from(const Json& j) {
 
 constexpr double kStaleDays = 30;
 
-bool under_load(double load, int threads) {
-  return load > 0.5 * std::max(threads, 1);
-}
-
 // Days since an ISO 8601 UTC time stamp ("2026-11-23T17:40:03Z"); large when unreadable.
 double age_in_days(const std::string& stamp) {
   std::tm tm{};
@@ -157,6 +153,10 @@ bool needs_measuring(const MachineModel& cached) {
 }
 
 }  // namespace
+
+bool under_load(double load, int threads) {
+  return load > 0.5 * std::max(threads, 1);
+}
 
 double current_load_average() {
   const std::vector<double> loads = load_averages();

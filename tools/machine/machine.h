@@ -84,6 +84,10 @@ Result<MachineModel> host_machine(const ExecutionContext& ctx, const MachineOpti
 /// The 1-minute load average (/proc/loadavg), or 0 when unreadable.
 double current_load_average();
 
+/// Whether `load` is busier than half of `threads` logical CPUs: measurements then include
+/// waiting for a core.
+bool under_load(double load, int threads);
+
 /// The kopt-machine/1 document.
 Json to_json(const MachineModel& model);
 Result<MachineModel> machine_from_json(const Json& doc);

@@ -77,9 +77,8 @@ Result<std::map<std::string, double>> time_sweep(const ExecutionContext& ctx,
   return seconds;
 }
 
-// Busier than half the logical CPUs: the sweep's times then include waiting for a core.
 bool under_load(double load) {
-  return load > 0.5 * std::max(read_host_info().threads, 1);
+  return kopt::under_load(load, read_host_info().threads);
 }
 
 // The member `key` when it is a number, else `fallback`: never throws.

@@ -27,21 +27,15 @@ class PredictTool : public Tool {
   }
 
   ToolResult call(const Json& args, ToolContext& context) override {
-    if (!context.benchmark) return tool_error("no benchmark in this context");
-    if (context.benchmark->is_program()) return tool_error(kNoProgramEvidence);
-    auto* local = dynamic_cast<LocalEvaluator*>(context.executor);
-    if (!local)
-      return tool_error("the prediction needs the local evaluator (this run evaluates elsewhere)");
-    const std::string variant = args.value("variant", "current");
-    const std::string source = tool_variant_source(variant, context);
-    if (source.empty()) return unknown_variant(variant, context);
-    const ExecutionContext& ctx = local->context();
+    LocalTarget target = local_target(args, context, "the prediction needs");
+    if (target.refusal) return *target.refusal;
+    const ExecutionContext& ctx = target.local->context();
     auto machine = host_machine(ctx, MachineOptions{});
     if (!machine) return tool_error(machine.error().message);
     auto calibration = host_calibration(ctx, *machine);
     if (!calibration) return tool_error(calibration.error().message);
-    auto prediction =
-        predict_variant(ctx, *context.benchmark, variant, source, 0, *machine, *calibration);
+    auto prediction = predict_variant(ctx, *context.benchmark, target.variant, target.source, 0,
+                                      *machine, *calibration);
     if (!prediction) return tool_error(prediction.error().message);
     ToolResult result;
     result.text = summarize(*prediction);

@@ -34,17 +34,12 @@ class ProfileTool : public Tool {
   }
 
   ToolResult call(const Json& args, ToolContext& context) override {
-    if (!context.benchmark) return tool_error("no benchmark in this context");
-    if (context.benchmark->is_program()) return tool_error(kNoProgramEvidence);
-    auto* local = dynamic_cast<LocalEvaluator*>(context.executor);
-    if (!local)
-      return tool_error("profiling needs the local evaluator (this run evaluates elsewhere)");
-    const std::string variant = args.value("variant", "current");
-    const std::string source = tool_variant_source(variant, context);
-    if (source.empty()) return unknown_variant(variant, context);
+    LocalTarget target = local_target(args, context, "profiling needs");
+    if (target.refusal) return *target.refusal;
     const int top = std::clamp(args.value("top", 8), 1, 30);
-    ProfileOutcome outcome = profile_variant(*local, local->context(), *context.benchmark, source,
-                                             variant, CpuProfileOptions{}, top);
+    ProfileOutcome outcome =
+        profile_variant(*target.local, target.local->context(), *context.benchmark, target.source,
+                        target.variant, CpuProfileOptions{}, top);
     ToolResult result;
     result.ok = outcome.ok;
     result.text = outcome.text;
@@ -71,6 +66,22 @@ Json variant_schema() {
           {"description",
            "current: the best kernel so far (default); original: the starting kernel; or the id "
            "of a correct candidate, such as 0003"}};
+}
+
+LocalTarget local_target(const Json& args, const ToolContext& context, const std::string& needs) {
+  LocalTarget target;
+  if (!context.benchmark) {
+    target.refusal = tool_error("no benchmark in this context");
+  } else if (context.benchmark->is_program()) {
+    target.refusal = tool_error(kNoProgramEvidence);
+  } else if (!(target.local = dynamic_cast<LocalEvaluator*>(context.executor))) {
+    target.refusal = tool_error(needs + " the local evaluator (this run evaluates elsewhere)");
+  } else {
+    target.variant = args.value("variant", "current");
+    target.source = tool_variant_source(target.variant, context);
+    if (target.source.empty()) target.refusal = unknown_variant(target.variant, context);
+  }
+  return target;
 }
 
 ToolResult unknown_variant(const std::string& variant, const ToolContext& context) {

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <memory>
+#include <optional>
 
 #include "tools/registry/tool.h"
 
@@ -20,5 +21,20 @@ Json variant_schema();
 
 /// The error for a variant tool_variant_source does not know, naming those it does.
 ToolResult unknown_variant(const std::string& variant, const ToolContext& context);
+
+class LocalEvaluator;
+
+/// What a tool that runs or compiles a variant on this host (profile, roofline, predict) reads
+/// from its call: the local evaluator and the variant named by "variant" (default "current").
+struct LocalTarget {
+  LocalEvaluator* local = nullptr;
+  std::string variant;
+  std::string source;
+  std::optional<ToolResult> refusal;  ///< Set when the tool cannot run: its answer.
+};
+
+/// The target of a call, or the refusal: no benchmark, a whole program, another executor
+/// ("`needs` the local evaluator ..."), an unknown variant.
+LocalTarget local_target(const Json& args, const ToolContext& context, const std::string& needs);
 
 }  // namespace kopt

@@ -2,6 +2,8 @@
 
 #include <cmath>
 
+#include "util/strings.h"
+
 namespace kopt {
 
 IrValues::IrValues(const IrFunction& f, const ScevFacts* facts, const TripAssumptions& assume,
@@ -68,10 +70,6 @@ std::optional<double> compare(const std::string& predicate, double a, double b) 
   return std::nullopt;
 }
 
-bool starts_with_text(const std::string& text, const char* prefix) {
-  return text.rfind(prefix, 0) == 0;
-}
-
 }  // namespace
 
 // A phi outside the loops' inductions (which scalar evolution reads), such as where a vector
@@ -94,14 +92,14 @@ std::optional<double> IrValues::chosen(const IrInstruction& inst) {
   if (ops.empty()) return std::nullopt;
   auto a = operand(ops[0]);
   if (!a) return std::nullopt;
-  if (inst.opcode == "call" && starts_with_text(inst.callee, "@llvm.abs.")) return std::abs(*a);
+  if (inst.opcode == "call" && starts_with(inst.callee, "@llvm.abs.")) return std::abs(*a);
   auto b = ops.size() > 1 ? operand(ops[1]) : std::nullopt;
   if (!b) return std::nullopt;
   if (inst.opcode == "icmp") return compare(inst.predicate, *a, *b);
   if (inst.opcode != "call") return std::nullopt;
-  if (starts_with_text(inst.callee, "@llvm.smin.") || starts_with_text(inst.callee, "@llvm.umin."))
+  if (starts_with(inst.callee, "@llvm.smin.") || starts_with(inst.callee, "@llvm.umin."))
     return std::min(*a, *b);
-  if (starts_with_text(inst.callee, "@llvm.smax.") || starts_with_text(inst.callee, "@llvm.umax."))
+  if (starts_with(inst.callee, "@llvm.smax.") || starts_with(inst.callee, "@llvm.umax."))
     return std::max(*a, *b);
   return std::nullopt;
 }

@@ -38,17 +38,14 @@ class RooflineTool : public Tool {
   }
 
   ToolResult call(const Json& args, ToolContext& context) override {
-    if (!context.benchmark) return tool_error("no benchmark in this context");
-    if (context.benchmark->is_program()) return tool_error(kNoProgramEvidence);
-    auto* local = dynamic_cast<LocalEvaluator*>(context.executor);
-    if (!local)
-      return tool_error("the roofline needs the local evaluator (this run evaluates elsewhere)");
+    LocalTarget target = local_target(args, context, "the roofline needs");
+    if (target.refusal) return *target.refusal;
     RooflineRequest request;
     request.method = args.value("method", "measured");
-    request.variant = args.value("variant", "current");
-    request.source = tool_variant_source(request.variant, context);
-    if (request.source.empty()) return unknown_variant(request.variant, context);
+    request.variant = target.variant;
+    request.source = target.source;
     const std::string hardware = args.value("hardware", "host");
+    LocalEvaluator* local = target.local;
     auto machine = roofline_machine(hardware, local->context());
     if (!machine) return tool_error(machine.error().message);
     auto report =
