@@ -1,5 +1,6 @@
 #include <cstdio>
 #include <iostream>
+#include <set>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -25,10 +26,21 @@ void print_check(const Evaluation& e) {
   if (!e.check) return;
   const CheckOutcome& c = *e.check;
   double max_rel = 0;
-  for (const auto& k : c.cases) max_rel = std::max(max_rel, k.max_rel_error);
+  std::set<long> sizes;
+  std::set<int> threads;
+  for (const auto& k : c.cases) {
+    max_rel = std::max(max_rel, k.max_rel_error);
+    sizes.insert(k.size);
+    if (k.threads > 0) threads.insert(k.threads);
+  }
+  std::string thread_counts;
+  for (int t : threads)
+    thread_counts += fmt::format(", again with {} thread{}", t, t == 1 ? "" : "s");
   if (c.ok)
-    fmt::print("check      ok: {} sizes x {} seeds, max relative error {:.3g}\n", c.cases.size(),
-               c.seeds.size(), max_rel);
+    fmt::print(
+        "check      ok: {} sizes, up to {} seeds and the edge cases each{}, max relative "
+        "error {:.3g}\n",
+        sizes.size(), c.seeds.size(), thread_counts, max_rel);
   else
     fmt::print("check      FAILED ({})\n", c.category);
 }

@@ -43,6 +43,7 @@
 #include <new>
 #include <string>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "seccomp_filter.h"
@@ -103,6 +104,21 @@ class Rng {
   }
   uint64_t state_[4];
 };
+
+/// A matrix shape of n * n elements that is neither square nor a line (rows != cols, both
+/// above 1), drawn among the divisors of n * n; n x n where there is none (n prime or below 4).
+/// For drivers of kernels that take rows and cols independently.
+inline std::pair<long, long> oblong_shape(long n, Rng& rng) {
+  std::vector<long> rows;
+  for (long d = 2; d < n; ++d)
+    if (n * n % d == 0) {
+      rows.push_back(d);
+      rows.push_back(n * n / d);
+    }
+  if (rows.empty()) return {n, n};
+  const long r = rows[static_cast<size_t>(rng.integer(0, static_cast<int64_t>(rows.size()) - 1))];
+  return {r, n * n / r};
+}
 
 /// Element types an output can have; the numbers are part of the output file format.
 enum class DType : uint8_t { f32 = 1, f64 = 2, i32 = 3, i64 = 4, u8 = 5, u32 = 6, u64 = 7 };

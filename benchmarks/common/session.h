@@ -14,6 +14,7 @@
 #include <cstring>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace kopt_bench {
@@ -25,8 +26,12 @@ namespace kopt_bench {
 ///                at scale N)                       cases; an ADDRESS per problem and output)
 ///   run I1 .. Ik fill problem i from input Ii:  -> "ready" from a fresh child process, forked
 ///                a seed S, or eE:S for edge        after the fill (below)
-///                case E generated from seed S;
-///                poison its outputs
+///                case E generated from seed S,
+///                or rS:T: from seed S, and after
+///                every call of the block the child
+///                fills it again from seed T and
+///                calls it once more, on the same
+///                buffers; poison its outputs
 ///   go           read by the child: it calls    -> "stopped" once the child stopped itself;
 ///                the kernel on each filled         "reaped" once kopt, having read the outputs
 ///                problem in turn, then stops       at their ADDRESSes in the stopped child,
@@ -106,12 +111,23 @@ class Commands {
 struct InputSpec {
   uint64_t seed = 0;
   long edge = -1;
+  bool again = false;  ///< Called a second time on the same buffers, filled from seed `then`.
+  uint64_t then = 0;
 };
 
 inline InputSpec parse_input(const std::string& word, int edge_cases) {
   InputSpec spec;
   const char* at = word.c_str();
   char* end = nullptr;
+  if (*at == 'r') {
+    spec.again = true;
+    spec.seed = std::strtoull(at + 1, &end, 10);
+    if (end == at + 1 || *end != ':') fail("bad input spec '" + word + "'");
+    at = end + 1;
+    spec.then = std::strtoull(at, &end, 10);
+    if (end == at || *end) fail("bad input spec '" + word + "'");
+    return spec;
+  }
   if (*at == 'e') {
     spec.edge = std::strtol(at + 1, &end, 10);
     if (end == at + 1 || *end != ':' || spec.edge < 0 || spec.edge >= edge_cases)
@@ -199,8 +215,10 @@ class Session {
     if (words.size() < 2 || words.size() - 1 > problems_.size())
       fail("run needs between 1 and " + std::to_string(problems_.size()) + " inputs");
     const size_t filled = words.size() - 1;
+    std::vector<std::pair<size_t, uint64_t>> again;
     for (size_t i = 0; i < filled; ++i) {
       const InputSpec spec = parse_input(words[i + 1], problems_[i]->P::edge_cases());
+      if (spec.again) again.emplace_back(i, spec.then);
       Rng rng(spec.seed);
       if (spec.edge < 0)
         problems_[i]->P::fill(rng);
@@ -210,7 +228,7 @@ class Session {
     }
     const pid_t child = fork();
     if (child < 0) fail("cannot fork the block's process");
-    if (child == 0) call_block(filled, commands);
+    if (child == 0) call_block(filled, again, commands);
     siginfo_t info{};
     if (!wait_for(child, WSTOPPED | WEXITED, info)) fail("lost the block's process");
     if (info.si_code != CLD_STOPPED) return reply("died " + ending(info));
@@ -222,7 +240,8 @@ class Session {
 
  private:
   /// The child: from here on the kernel may run. It never returns.
-  [[noreturn]] void call_block(size_t filled, Commands& commands) {
+  [[noreturn]] void call_block(size_t filled, const std::vector<std::pair<size_t, uint64_t>>& again,
+                               Commands& commands) {
     install_syscall_filter({kReplyFd}, {kCommandFd});
     for (size_t i = 0; i < filled; ++i) touch_pages(problems_[i]->outputs());
     start_thread_pool();
@@ -233,6 +252,14 @@ class Session {
     ::close(kCommandFd);
     ::close(kReplyFd);
     for (size_t i = 0; i < filled; ++i) problems_[i]->P::call();
+    // New contents in the same buffers: a kernel that keeps what it computed for a pointer (or
+    // any other state) from the first call returns it for inputs it has not seen.
+    for (const auto& [i, seed] : again) {
+      Rng rng(seed);
+      problems_[i]->P::fill(rng);
+      poison(problems_[i]->outputs());
+      problems_[i]->P::call();
+    }
     ::raise(SIGSTOP);
     _exit(0);
   }

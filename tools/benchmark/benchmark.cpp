@@ -190,6 +190,7 @@ Status read_manifest(const Json& m, Benchmark& b) {
                      read_field(m, "size.meaning", b.size_meaning, false),
                      read_field(m, "size.check", b.check_sizes),
                      read_field(m, "size.draw", b.draw_sizes, false),
+                     read_field(m, "size.max", b.max_size, false),
                      read_field(m, "size.time", b.time_size),
                      read_field(m, "seeds", b.seeds),
                      read_field(m, "tolerance.rtol", b.rtol),
@@ -213,6 +214,11 @@ Status read_manifest(const Json& m, Benchmark& b) {
   if (b.check_sizes.empty() || b.time_size <= 0) return fail("sizes must be positive");
   if (std::any_of(b.check_sizes.begin(), b.check_sizes.end(), [](long n) { return n <= 0; }))
     return fail("check sizes must be positive");
+  if (b.max_size < 0) return fail("'size.max' must be positive");
+  if (b.max_size > 0 &&
+      (b.time_size > b.max_size || std::any_of(b.check_sizes.begin(), b.check_sizes.end(),
+                                               [&](long n) { return n > b.max_size; })))
+    return fail("the check and time sizes must be at most 'size.max'");
   if (b.seeds < 5) return fail("'seeds' must be at least 5");
   if (b.rtol < 0 || b.atol < 0) return fail("tolerances must not be negative");
   if (b.domain.empty()) return fail("'domain.inputs' must say what inputs kernel.h promises");

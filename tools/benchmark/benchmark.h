@@ -55,6 +55,9 @@ struct Benchmark {
   /// size (manifest "size.draw", default true; false where n must have a structure, such as a
   /// power of two, that a drawn size would not have).
   bool draw_sizes = true;
+  /// The largest n kernel.h allows (manifest "size.max"; 0: no bound): sizes drawn past the
+  /// largest check size stay at or below it.
+  long max_size = 0;
   long time_size = 0;
   int seeds = 5;
   double rtol = 0;

@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <functional>
 #include <nlohmann/json.hpp>
+#include <optional>
 
 #include <fmt/format.h>
 
@@ -72,32 +73,64 @@ struct CheckInput {
   uint64_t label = 0;  ///< The seed, or kEdgeLabel | k for edge case k.
   uint64_t seed = 0;
   int edge = -1;
+  /// A second call on the same buffers, filled from this seed (the label): see DriverInput.
+  std::optional<uint64_t> again;
 };
 
 // Every seed, then every edge case of the driver (seeded as the file protocol seeds them).
 std::vector<CheckInput> check_inputs(const std::vector<uint64_t>& seeds, int edge_cases) {
   std::vector<CheckInput> inputs;
-  for (uint64_t seed : seeds) inputs.push_back({seed, seed, -1});
+  for (uint64_t seed : seeds) inputs.push_back({seed, seed, -1, std::nullopt});
   for (int k = 0; k < edge_cases; ++k)
-    inputs.push_back(
-        {kEdgeLabel | static_cast<uint64_t>(k), seeds.front() + static_cast<uint64_t>(k) + 1, k});
+    inputs.push_back({kEdgeLabel | static_cast<uint64_t>(k),
+                      seeds.front() + static_cast<uint64_t>(k) + 1, k, std::nullopt});
   return inputs;
 }
 
-// One call of each side on the same input; fills run side by side.
-bool call_both(DriverSession& original, DriverSession& candidate, const CheckInput& input,
-               double candidate_timeout, BlockTiming& ref, BlockTiming& cand) {
+// One block of calls of each side on the same inputs, one process per side, so that whatever
+// a kernel keeps from one call to the next meets inputs it has not seen; fills run side by side.
+// The candidate's calls may take 20 times the original's (at least 10 s).
+bool call_both(DriverSession& original, DriverSession& candidate,
+               const std::vector<CheckInput>& inputs, BlockTiming& ref, BlockTiming& cand) {
+  std::vector<DriverInput> fills;
+  for (const CheckInput& input : inputs) fills.push_back({input.seed, input.edge, input.again});
   const auto sent = std::chrono::steady_clock::now();
-  if (!original.send_fill({input.seed}, input.edge) ||
-      !candidate.send_fill({input.seed}, input.edge))
-    return false;
+  if (!original.send_inputs(fills) || !candidate.send_inputs(fills)) return false;
   if (!DriverSession::await_ready({&original, &candidate}, sent, 600, {&ref, &cand})) return false;
-  return original.go(600, ref) && candidate.go(candidate_timeout, cand);
+  if (!original.go(600, ref)) return false;
+  return candidate.go(std::max(10.0, 20 * (ref.kernel_seconds + 0.05)), cand);
+}
+
+// The inputs a plan asks for: its share of the seeds, then the driver's edge cases.
+std::vector<CheckInput> plan_inputs(const SizePlan& plan, const std::vector<uint64_t>& seeds,
+                                    int edge_cases) {
+  std::vector<CheckInput> inputs = check_inputs(seeds, plan.edges ? edge_cases : 0);
+  const size_t dropped = seeds.size() - std::min(plan.seeds, seeds.size());
+  inputs.erase(inputs.begin() + static_cast<long>(seeds.size() - dropped),
+               inputs.begin() + static_cast<long>(seeds.size()));
+  if (plan.again && !seeds.empty()) {
+    // Two seeds of their own, apart from the evaluation's: the first call's outputs are not
+    // compared (the second call overwrites them), only the second's.
+    const uint64_t first = seeds.front() ^ 0x5851f42d4c957f2dULL, then = first + 1;
+    inputs.push_back({then, first, -1, then});
+  }
+  return inputs;
+}
+
+CheckCase failed_call(CheckSides& sides, long size) {
+  DriverSession &original = *sides.original, &candidate = *sides.candidate;
+  if (original.failed())
+    return fail_case(
+        size, "error",
+        fmt::format("the original itself fails at size {}: {}", size, original.failure().reason));
+  return fail_case(size, candidate.failure().category,
+                   fmt::format("size {}: {}", size, candidate.failure().reason));
 }
 
 CheckCase check_size(const Benchmark& bench, CheckSides& sides, const std::vector<uint64_t>& seeds,
-                     long size, bool edges_only = false) {
+                     const SizePlan& plan) {
   DriverSession &original = *sides.original, &candidate = *sides.candidate;
+  const long size = plan.size;
   DriverSession::setup_all({&original, &candidate}, size, 1);
   if (original.failed())
     return fail_case(
@@ -106,32 +139,42 @@ CheckCase check_size(const Benchmark& bench, CheckSides& sides, const std::vecto
   if (candidate.failed())
     return fail_case(size, candidate.failure().category,
                      fmt::format("size {}: {}", size, candidate.failure().reason));
+  // The edge-case count is the original's: the candidate's process could claim anything.
+  const std::vector<CheckInput> inputs = plan_inputs(plan, seeds, original.edge_cases());
+  const size_t per_block = std::max<size_t>(1, std::min(plan.per_block, inputs.size()));
+  if (per_block > 1 &&
+      !DriverSession::setup_all({&original, &candidate}, size, static_cast<int>(per_block)))
+    return failed_call(sides, size);
   CheckCase c;
   c.size = size;
-  KeptOutputs previous;
-  // The edge-case count is the original's: the candidate's process could claim anything.
-  std::vector<CheckInput> inputs = check_inputs(seeds, original.edge_cases());
-  if (edges_only) std::erase_if(inputs, [](const CheckInput& in) { return in.edge < 0; });
-  for (size_t k = 0; k < inputs.size(); ++k) {
-    const CheckInput& input = inputs[k];
+  KeptOutputs previous;  // The last call of the block before, for the cache diagnosis.
+  for (size_t first = 0; first < inputs.size(); first += per_block) {
+    const std::vector<CheckInput> block(
+        inputs.begin() + static_cast<long>(first),
+        inputs.begin() + static_cast<long>(std::min(inputs.size(), first + per_block)));
     BlockTiming ref, cand;
-    const double timeout = std::max(10.0, 20 * (c.original_seconds + 0.05));
-    if (!call_both(original, candidate, input, timeout, ref, cand)) {
-      if (original.failed())
-        return fail_case(size, "error",
-                         fmt::format("the original itself fails at size {}: {}", size,
-                                     original.failure().reason));
-      return fail_case(size, candidate.failure().category,
-                       fmt::format("size {}: {}", size, candidate.failure().reason));
-    }
+    if (!call_both(original, candidate, block, ref, cand)) return failed_call(sides, size);
     c.original_seconds += ref.kernel_seconds;
     c.candidate_seconds += cand.kernel_seconds;
     sides.original_threads = std::max(sides.original_threads, ref.threads);
     sides.candidate_threads = std::max(sides.candidate_threads, cand.threads);
-    const CallOutputs call{candidate.view(0, input.label), original.view(0, input.label)};
-    const CallOutputs before = previous.view();
-    if (!compare_call(bench, call, k, k > 0 ? &before : nullptr, c)) return c;
-    if (k + 1 < inputs.size()) previous.keep(call);
+    for (size_t j = 0; j < block.size(); ++j) {
+      const int index = static_cast<int>(j);
+      const CallOutputs call{candidate.view(index, block[j].label),
+                             original.view(index, block[j].label)};
+      const CallOutputs before = j > 0 ? CallOutputs{candidate.view(index - 1, block[j - 1].label),
+                                                     original.view(index - 1, block[j - 1].label)}
+                                       : previous.view();
+      const size_t k = first + j;
+      if (!compare_call(bench, call, k, k > 0 && !block[j].again ? &before : nullptr, c)) {
+        if (block[j].again)
+          c.reason +=
+              ": the kernel's second call on the same buffers, refilled with new inputs, "
+              "is wrong (state kept from its first call on them?)";
+        return c;
+      }
+      if (j + 1 == block.size() && k + 1 < inputs.size()) previous.keep(call);
+    }
   }
   c.ok = true;
   return c;
@@ -231,25 +274,31 @@ std::string thread_violation(int candidate_max, int allowed) {
 }
 
 CheckOutcome check_candidate(const ExecutionContext& ctx, const Benchmark& bench, CheckSides& sides,
-                             const std::vector<uint64_t>& seeds, const std::vector<long>& sizes) {
-  return check_sizes(sizes, seeds, [&](long size) {
-    return with_thread_check(ctx, bench, sides, check_size(bench, sides, seeds, size));
+                             const std::vector<uint64_t>& seeds,
+                             const std::vector<SizePlan>& plans) {
+  std::vector<long> sizes;
+  for (const SizePlan& plan : plans) sizes.push_back(plan.size);
+  size_t next = 0;  // check_sizes walks the sizes in order.
+  return check_sizes(sizes, seeds, [&](long) {
+    return with_thread_check(ctx, bench, sides, check_size(bench, sides, seeds, plans[next++]));
   });
 }
 
-void check_edges_at_time_size(const ExecutionContext& ctx, const Benchmark& bench,
-                              CheckSides& sides, CheckOutcome& outcome) {
+void check_more(const ExecutionContext& ctx, const Benchmark& bench, CheckSides& sides,
+                const std::vector<SizePlan>& plans, CheckOutcome& outcome) {
   const auto start = std::chrono::steady_clock::now();
-  const long size = bench.time_size;
-  const CheckCase c =
-      with_thread_check(ctx, bench, sides, check_size(bench, sides, outcome.seeds, size, true));
+  for (const SizePlan& plan : plans) {
+    const CheckCase c =
+        with_thread_check(ctx, bench, sides, check_size(bench, sides, outcome.seeds, plan));
+    outcome.cases.push_back(c);
+    if (c.ok) continue;
+    outcome.ok = false;
+    outcome.category = c.category;
+    outcome.reason = c.reason;
+    break;
+  }
   outcome.seconds +=
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  outcome.cases.push_back(c);
-  if (c.ok) return;
-  outcome.ok = false;
-  outcome.category = c.category;
-  outcome.reason = c.reason;
 }
 
 Json to_json(const std::vector<OutputError>& errors) {
@@ -264,7 +313,7 @@ Json to_json(const std::vector<OutputError>& errors) {
 
 Json to_json(const CheckOutcome& check) {
   Json cases = Json::array();
-  for (const auto& c : check.cases)
+  for (const auto& c : check.cases) {
     cases.push_back({{"size", c.size},
                      {"outputs", to_json(c.outputs)},
                      {"ok", c.ok},
@@ -274,6 +323,8 @@ Json to_json(const CheckOutcome& check) {
                      {"max_rel_error", c.max_rel_error},
                      {"original_seconds", c.original_seconds},
                      {"candidate_seconds", c.candidate_seconds}});
+    if (c.threads > 0) cases.back()["threads"] = c.threads;
+  }
   return {{"ok", check.ok},
           {"category", check.category},
           {"reason", check.reason},

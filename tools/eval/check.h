@@ -1,9 +1,10 @@
 // The correctness stage: the candidate's outputs against the original's, on every check size,
 // for seeds drawn at evaluation time, in the two long-lived sessions that the timing stage then
-// goes on using (so nothing tells a check from a timed call). At each size every seed is a call
-// on the same buffers, so a kernel that caches results across calls is caught.
+// goes on using (so nothing tells a check from a timed call). At each size the calls run one
+// after another in one process, so a kernel that keeps results or state across calls is caught.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <filesystem>
 #include <functional>
@@ -29,6 +30,8 @@ struct CheckCase {
   std::vector<OutputError> outputs;  ///< The largest errors of each output over the calls.
   double original_seconds = 0;       ///< The original's kernel calls at this size, by kopt's clock.
   double candidate_seconds = 0;
+  /// OpenMP threads the calls had when other than the evaluation's (OMP_NUM_THREADS); 0: those.
+  int threads = 0;
 };
 
 /// The result of the correctness stage.
@@ -87,13 +90,29 @@ bool compare_call(const Benchmark& bench, const CallOutputs& call, size_t k,
 CheckOutcome check_sizes(const std::vector<long>& sizes, const std::vector<uint64_t>& seeds,
                          const std::function<CheckCase(long)>& check_size);
 
-/// Runs the correctness stage at `sizes` with `seeds`, one call per seed and side.
-CheckOutcome check_candidate(const ExecutionContext& ctx, const Benchmark& bench, CheckSides& sides,
-                             const std::vector<uint64_t>& seeds, const std::vector<long>& sizes);
+/// What the check runs at one size: the first `seeds` of the evaluation's seeds, then (with
+/// `edges`) every edge case of the original's driver, `per_block` calls to a block: the calls
+/// of a block run one after the other in one process, so that what a kernel keeps from one call
+/// (a table built for the first input, a buffer sized for it) meets the next input.
+struct SizePlan {
+  long size = 0;
+  size_t seeds = SIZE_MAX;
+  bool edges = true;
+  size_t per_block = SIZE_MAX;
+  /// One more problem in the last block, called twice on the same buffers with new inputs in
+  /// between (the first call's outputs are not compared).
+  bool again = false;
+};
 
-/// The driver's edge cases at the time size, where the timing's seeded calls do not reach them
-/// (a kernel could handle them only at the sizes it is checked at); appended to `outcome`.
-void check_edges_at_time_size(const ExecutionContext& ctx, const Benchmark& bench,
-                              CheckSides& sides, CheckOutcome& outcome);
+/// Runs the correctness stage over `plans`, in order (see check_sizes for when it stops).
+CheckOutcome check_candidate(const ExecutionContext& ctx, const Benchmark& bench, CheckSides& sides,
+                             const std::vector<uint64_t>& seeds,
+                             const std::vector<SizePlan>& plans);
+
+/// Checks `plans` after a passed check, with its seeds, appending each case to `outcome` and
+/// stopping at the first failure: the edge cases at the time size (where the timing's seeded
+/// calls do not reach them), sizes past the largest check size.
+void check_more(const ExecutionContext& ctx, const Benchmark& bench, CheckSides& sides,
+                const std::vector<SizePlan>& plans, CheckOutcome& outcome);
 
 }  // namespace kopt

@@ -41,4 +41,32 @@ std::vector<long> sizes_to_check(const Benchmark& bench, uint64_t seed) {
   return sizes;
 }
 
+std::vector<LargeSize> large_sizes_to_check(const Benchmark& bench, uint64_t seed) {
+  if (!bench.draw_sizes || bench.check_sizes.empty()) return {};
+  const long top = *std::max_element(bench.check_sizes.begin(), bench.check_sizes.end());
+  const long time = bench.time_size;
+  std::mt19937_64 rng(seed ^ 0xc2b2ae3d27d4eb4fULL);  // Apart from the small sizes' draws.
+  std::vector<LargeSize> sizes;
+  if (time - top >= 2) {
+    std::uniform_real_distribution<double> exponent(std::log(top + 1.0), std::log(double(time)));
+    const long n = std::clamp(static_cast<long>(std::exp(exponent(rng))), top + 1, time - 1);
+    if (bench.variables(n)) sizes.push_back({n, 2});
+  }
+  // Past the smallest power of two above the time size, so that every power-of-two limit a
+  // kernel may have below it (16-bit or 17-bit indices, a table of 2^k) is crossed.
+  long power = 1;
+  while (power <= time && power < (1L << 60)) power *= 2;
+  long lowest = power + 1, highest = std::max(lowest, 2 * time);
+  if (bench.max_size > 0) {
+    highest = std::min(highest, bench.max_size);
+    lowest = std::min(lowest, highest);
+  }
+  if (highest > time) {
+    std::uniform_int_distribution<long> above(std::max(lowest, time + 1), highest);
+    const long n = above(rng);
+    if (bench.variables(n)) sizes.push_back({n, 1});
+  }
+  return sizes;
+}
+
 }  // namespace kopt

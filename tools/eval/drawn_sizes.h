@@ -3,6 +3,7 @@
 // manifest.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 
@@ -21,5 +22,22 @@ inline constexpr int kDrawnSizes = 8;
 /// leaving out sizes already listed and any the benchmark's named sizes refuse. Only the
 /// manifest's list when it says "draw": false.
 std::vector<long> sizes_to_check(const Benchmark& bench, uint64_t seed);
+
+/// A size past the largest check size, and how many of the evaluation's seeds it is checked
+/// with (its calls cost up to a few timed calls, so not every seed and no edge case).
+struct LargeSize {
+  long size = 0;
+  size_t seeds = 1;
+};
+
+/// Sizes drawn from `seed` past the manifest's largest check size, where a kernel may take
+/// another path than at the small sizes (blocked, threaded, with wider indices): one between
+/// that size and the time size, log-uniformly (two seeds), and one above the time size (one
+/// seed), since kernel.h rarely bounds n there: past the smallest power of two above the time
+/// size (so that every power-of-two limit below it is crossed: 16- or 17-bit indices), up to
+/// twice the time size when that is further, and never past the manifest's size.max. Any remainder
+/// modulo anything: the time size is often a power of two. Empty when the manifest says "draw":
+/// false.
+std::vector<LargeSize> large_sizes_to_check(const Benchmark& bench, uint64_t seed);
 
 }  // namespace kopt

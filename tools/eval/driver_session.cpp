@@ -193,14 +193,22 @@ bool DriverSession::call_block(const std::vector<uint64_t>& seeds, double timeou
 }
 
 bool DriverSession::send_fill(const std::vector<uint64_t>& seeds, int edge) {
+  std::vector<DriverInput> inputs;
+  for (uint64_t seed : seeds) inputs.push_back({seed, edge, std::nullopt});
+  return send_inputs(inputs);
+}
+
+bool DriverSession::send_inputs(const std::vector<DriverInput>& inputs) {
   if (failed()) return false;
-  if (seeds.empty() || seeds.size() > static_cast<size_t>(copies_))
-    return fail_with("setup", "a block of " + std::to_string(seeds.size()) + " calls for " +
+  if (inputs.empty() || inputs.size() > static_cast<size_t>(copies_))
+    return fail_with("setup", "a block of " + std::to_string(inputs.size()) + " calls for " +
                                   std::to_string(copies_) + " problems");
   std::string command = "run";
-  for (uint64_t seed : seeds)
-    command += edge < 0 ? fmt::format(" {}", seed) : fmt::format(" e{}:{}", edge, seed);
-  filled_ = static_cast<int>(seeds.size());
+  for (const DriverInput& in : inputs)
+    command += in.again      ? fmt::format(" r{}:{}", in.seed, *in.again)
+               : in.edge < 0 ? fmt::format(" {}", in.seed)
+                             : fmt::format(" e{}:{}", in.edge, in.seed);
+  filled_ = static_cast<int>(inputs.size());
   return send(command);
 }
 

@@ -40,6 +40,15 @@ struct BlockTiming {
   double outside_cpu = -1;
 };
 
+/// One problem's input in a block: generated from `seed` (as the driver's edge case `edge` when
+/// that is >= 0); with `again`, the block's process fills the problem once more from that seed
+/// after the block's calls and calls it again on the same buffers (its outputs are that call's).
+struct DriverInput {
+  uint64_t seed = 0;
+  int edge = -1;
+  std::optional<uint64_t> again;
+};
+
 /// A failure of the driver process: a category ("crash", "timeout", "oom", "protocol", ...)
 /// and a reason naming the cause.
 struct SessionFailure {
@@ -69,6 +78,8 @@ class DriverSession {
   /// The first half of call_block: asks for the inputs of seeds (answered "ready"), or with
   /// `edge` >= 0 for the driver's edge case `edge`, each generated from its seed.
   bool send_fill(const std::vector<uint64_t>& seeds, int edge = -1);
+  /// send_fill for inputs each of its own kind.
+  bool send_inputs(const std::vector<DriverInput>& inputs);
   /// Waits for "ready" from every session given, which fill at the same time; sets each one's
   /// fill_seconds from the moment `sent`. False when one failed.
   static bool await_ready(const std::vector<DriverSession*>& sessions,
@@ -133,7 +144,7 @@ class DriverSession {
   std::vector<NamedSize> named_sizes_;  ///< Sent with every setup, at its scale.
   int filled_ = 0;
   int threads_at_start_ = 0;
-  double children_cpu_ = 0;            ///< Of every block child so far, when it stopped.
+  double children_cpu_ = 0;  ///< Of every block child so far, when it stopped.
   uint64_t memory_bytes_ = 0;
   SessionFailure failure_;
 };

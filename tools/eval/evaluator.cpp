@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdlib>
 #include <random>
 
 #include <fmt/format.h>
@@ -72,6 +73,78 @@ struct Binaries {
   std::filesystem::path original, baseline, candidate;
 };
 
+// The sizes checked first: the manifest's and those drawn below its largest, every seed and
+// edge case in one block per side, and one more problem called twice on the same buffers; without
+// timing the time size too (once per seed), since timed calls are checked and untimed ones must be
+// as well.
+std::vector<SizePlan> check_plans(const Benchmark& bench, uint64_t seed, bool untimed) {
+  std::vector<SizePlan> plans;
+  for (long n : sizes_to_check(bench, seed)) plans.push_back({n, SIZE_MAX, true, SIZE_MAX, true});
+  if (untimed && std::none_of(plans.begin(), plans.end(),
+                              [&](const SizePlan& p) { return p.size == bench.time_size; }))
+    plans.push_back({bench.time_size, SIZE_MAX, true, 2});
+  return plans;
+}
+
+// What is checked once those pass: the edge cases at the time size when the time size was not
+// among them (the timed calls get seeds only), in blocks of two calls; then the sizes drawn past
+// the largest check size, their few seeds in one block.
+std::vector<SizePlan> later_plans(const Benchmark& bench, uint64_t seed,
+                                  const std::vector<SizePlan>& checked) {
+  std::vector<SizePlan> plans;
+  if (std::none_of(checked.begin(), checked.end(),
+                   [&](const SizePlan& p) { return p.size == bench.time_size; }))
+    plans.push_back({bench.time_size, 0, true, 2});
+  for (const LargeSize& large : large_sizes_to_check(bench, seed))
+    plans.push_back({large.size, large.seeds, false});
+  return plans;
+}
+
+// An OpenMP kernel is timed with one thread per hardware thread, but kernel.h promises its
+// result whatever the count: a kernel that splits the work by a fixed count (thread 0 the first
+// half, thread 1 the second) is wrong with any other. The sizes checked first and the first
+// drawn past them are checked again, one seed each, in fresh sessions with 1 thread and with one
+// more than the machine has.
+void check_thread_counts(const ExecutionContext& ctx, const Benchmark& bench,
+                         const Binaries& binaries, const std::vector<SizePlan>& plans,
+                         Evaluation& e) {
+  if (bench.language != Language::openmp) return;
+  std::vector<SizePlan> again;
+  for (const SizePlan& plan : plans)
+    if (plan.size != bench.time_size) again.push_back({plan.size, 1, false, 1});
+  for (const LargeSize& large : large_sizes_to_check(bench, e.check_seeds.front()))
+    if (large.size < bench.time_size) again.push_back({large.size, 1, false, 1});
+  const auto given = ctx.run_env.find("OMP_NUM_THREADS");
+  const int machine =
+      given == ctx.run_env.end() ? 1 : std::max(1, std::atoi(given->second.c_str()));
+  for (int threads : {1, machine + 1}) {
+    ExecutionContext other = ctx;
+    other.run_env["OMP_NUM_THREADS"] = std::to_string(threads);
+    DriverSession original(other, bench, binaries.original, memory_limit(bench));
+    DriverSession candidate(other, bench, binaries.candidate, memory_limit(bench));
+    CheckSides sides{&original, &candidate};
+    CheckOutcome& check = *e.check;
+    const size_t first = check.cases.size();
+    if (original.failed() || candidate.failed()) {
+      const bool ours = original.failed();
+      check.cases.push_back(
+          fail_case(0, ours ? "error" : candidate.failure().category,
+                    (ours ? "the original's driver does not start: " + original.failure().reason
+                          : candidate.failure().reason)));
+      check.ok = false;
+      check.category = check.cases.back().category;
+      check.reason = check.cases.back().reason;
+    } else {
+      check_more(other, bench, sides, again, check);
+    }
+    for (size_t k = first; k < check.cases.size(); ++k) check.cases[k].threads = threads;
+    if (check.ok) continue;
+    check.reason += fmt::format(" (with {} OpenMP thread{}, where kernel.h allows any number)",
+                                threads, threads == 1 ? "" : "s");
+    return;
+  }
+}
+
 // CPU benchmarks: one session per side serves the check and then the timing, so the kernel
 // sees the same kind of call throughout; the time size is checked too. A baseline other than
 // the original gets its own session for the timing, and the candidate's timed outputs are
@@ -86,24 +159,19 @@ void check_and_time(const ExecutionContext& ctx, const Benchmark& bench, const E
                        "the original's driver does not start: " + original.failure().reason);
   DriverSession candidate(ctx, bench, binaries.candidate, memory_limit(bench));
   CheckSides sides{&original, &candidate};
-  std::vector<long> sizes = sizes_to_check(bench, e.check_seeds.front());
-  // Every timed call is checked, so the time size is a check size either way; without timing
-  // the check calls it once per seed. With timing, its edge cases are checked here (the timed
-  // calls only get seeds).
-  if (!request.time && std::find(sizes.begin(), sizes.end(), bench.time_size) == sizes.end())
-    sizes.push_back(bench.time_size);
+  const std::vector<SizePlan> plans = check_plans(bench, e.check_seeds.front(), !request.time);
   e.check = candidate.failed() ? CheckOutcome{false,
                                               candidate.failure().category,
                                               candidate.failure().reason,
                                               e.check_seeds,
                                               {},
                                               0}
-                               : check_candidate(ctx, bench, sides, e.check_seeds, sizes);
+                               : check_candidate(ctx, bench, sides, e.check_seeds, plans);
   e.check->rtol = bench.rtol;
   e.check->atol = bench.atol;
-  const bool time_size_checked =
-      std::find(sizes.begin(), sizes.end(), bench.time_size) != sizes.end();
-  if (e.check->ok && !time_size_checked) check_edges_at_time_size(ctx, bench, sides, *e.check);
+  if (e.check->ok)
+    check_more(ctx, bench, sides, later_plans(bench, e.check_seeds.front(), plans), *e.check);
+  if (e.check->ok) check_thread_counts(ctx, bench, binaries, plans, e);
   if (!e.check->ok) return judge_check(e);
   if (!request.time)
     return set_verdict(e, verdict::kCorrect, "",

@@ -39,6 +39,20 @@ bool allowed_scale(const KernelSignature& sig, long n) {
   return bytes <= kMaxBytes;
 }
 
+// The largest n in [time, 2 time] within the kernel's limits (memory, constant dimensions), as
+// manifest size.max, or 0 when 2 time is allowed: the check draws a size up to twice the time
+// size, and past a limit the original itself would fail or write out of bounds.
+template <class Allowed>
+long largest_allowed(long time, const Allowed& allowed) {
+  if (allowed(2 * time)) return 0;
+  long lo = time, hi = 2 * time;  // allowed(lo), !allowed(hi)
+  while (hi - lo > 1) {
+    const long mid = lo + (hi - lo) / 2;
+    (allowed(mid) ? lo : hi) = mid;
+  }
+  return lo;
+}
+
 Status check_request(const NewBenchmarkRequest& r, const fs::path& dir) {
   if (!std::regex_match(r.name, std::regex("[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")))
     return fail("'" + r.name + "' cannot name a benchmark: letters, digits, '_', '-', '.'");
@@ -176,6 +190,7 @@ Result<NewBenchmarkResult> make_benchmark(LocalEvaluator& evaluator,
   result.time_note = calibration->note;
   choices.time_size = calibration->size;
   choices.time_note = calibration->note;
+  choices.max_size = largest_allowed(calibration->size, allowed);
   std::erase_if(choices.check_sizes, [&](long n) { return n >= calibration->size; });
   if (choices.check_sizes.empty()) choices.check_sizes = {1};
   progress("counting the work per call");

@@ -57,6 +57,7 @@ size_t element_bytes(const std::string& element) {
 Json new_manifest(const KernelSignature& sig, const ManifestChoices& c) {
   Json size = {{"meaning", size_meaning(sig)}, {"check", c.check_sizes}, {"time", c.time_size}};
   if (!c.time_note.empty()) size["time_note"] = c.time_note;
+  if (c.max_size > 0) size["max"] = c.max_size;
   if (!sig.named_sizes.empty()) {
     Json names = Json::object();
     for (const auto& s : sig.named_sizes) names[s.name] = s.expression;

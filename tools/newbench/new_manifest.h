@@ -20,6 +20,7 @@ struct ManifestChoices {
   std::vector<long> check_sizes;
   long time_size = 0;
   std::string time_note;  ///< How the time size was found.
+  long max_size = 0;      ///< The largest n the kernel's limits allow, when under 2x the time size.
   WorkProposal work;
   std::vector<std::string> defines;  ///< Macros the kernel is built with ("NAME", "NAME=VALUE").
   std::vector<std::string> headers;  ///< The kernel file's own headers, copied into the folder.

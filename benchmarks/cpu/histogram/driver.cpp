@@ -23,7 +23,8 @@ class Histogram : public kopt_bench::Problem {
   // values up to +-1e12 (past any 32-bit bin index) over a range drawn by the seed, into a number
   // of bins drawn from 2..4096; 5: a number of bins drawn from 4097..131072 (past any fixed private
   // histogram).
-  int edge_cases() const override { return 6; }
+  // 6: 1 + n % 8 bins (the sizes checked bring up every count from 1 to 8: a single bin too).
+  int edge_cases() const override { return 7; }
   void fill_edge(kopt_bench::Rng& rng, int k) override {
     fill(rng);
     for (auto& x : v_) {
@@ -40,6 +41,7 @@ class Histogram : public kopt_bench::Problem {
       bins_ = static_cast<int>(rng.integer(2, kMaxBins));
     }
     if (k == 5) bins_ = static_cast<int>(rng.integer(kMaxBins + 1, kManyBins));
+    if (k == 6) bins_ = static_cast<int>(1 + n_ % 8);
   }
   void call() override { histogram(v_.data(), n_, lo_, hi_, counts_.data(), bins_); }
 

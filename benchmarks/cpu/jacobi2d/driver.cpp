@@ -1,4 +1,5 @@
 #include <algorithm>
+#include <cmath>
 
 #include "harness.h"
 #include "kernel.h"
@@ -15,11 +16,18 @@ class Jacobi2d : public kopt_bench::Problem {
   }
   // Sweep counts other than the driver's 10: 0 (u is u0), 1 and 7 (odd), and one drawn from
   // 11..40 by the seed (more than any fixed count a kernel might assume).
-  int edge_cases() const override { return 4; }
+  // 4: 2 + n % 8 sweeps, so that the sizes checked (every remainder modulo 8 among them) bring
+  // up every count from 2 to 9 (past any blocking of sweeps in twos or fours), with r drawn
+  // log-uniformly from 1e-6 to 0.25 (kernel.h allows any r in (0, 0.25]).
+  int edge_cases() const override { return 5; }
   void fill_edge(kopt_bench::Rng& rng, int k) override {
     fill(rng);
     steps_ = k == 0 ? 0 : (k == 1 ? 1 : 7);
     if (k == 3) steps_ = static_cast<int>(rng.integer(11, 40));
+    if (k == 4) {
+      steps_ = static_cast<int>(2 + n_ % 8);
+      r_ = std::exp(rng.uniform(std::log(1e-6), std::log(0.25)));
+    }
   }
   void call() override { jacobi2d(u0_.data(), u_.data(), scratch_.data(), n_, steps_, r_); }
 

@@ -18,8 +18,10 @@ class Standardize : public kopt_bench::Problem {
     shape_ = {n_, n_};
   }
   // 0: one row; 1: one column (rows != cols); 2: no damping and eps 0 with tiny variances;
-  // 3: damping strong enough that exp underflows in the later rows (decay 20).
-  int edge_cases() const override { return 4; }
+  // 3: damping strong enough that exp underflows in the later rows (decay 20); 4: rows x cols
+  // = n*n with rows != cols, both above 1, drawn among the divisors of n*n (square where n*n has
+  // none: n prime or below 4).
+  int edge_cases() const override { return 5; }
   void fill_edge(kopt_bench::Rng& rng, int k) override {
     fill(rng);
     shape_ = k == 0 ? std::pair<long, long>{1, n_ * n_} : std::pair<long, long>{n_ * n_, 1};
@@ -30,6 +32,13 @@ class Standardize : public kopt_bench::Problem {
       rng.fill(var_, 1e-300, 1e-290);
     }
     if (k == 3) decay_ = 20.0;
+    if (k == 4) {
+      shape_ = kopt_bench::oblong_shape(n_, rng);
+      mean_.assign(shape_.second, 0.0);
+      var_.assign(shape_.second, 0.0);
+      rng.fill(mean_, -1.0, 1.0);
+      rng.fill(var_, 0.5, 4.0);
+    }
     if (k <= 1) {
       mean_.assign(n_ * n_, 0.0);
       var_.assign(n_ * n_, 0.0);

@@ -1,4 +1,5 @@
 #include <algorithm>
+#include <initializer_list>
 
 #include "harness.h"
 #include "kernel.h"
@@ -30,9 +31,14 @@ class SmallSolves : public kopt_bench::Problem {
   // pivoting kernel.h specifies keeps the error small, not a test for an exact zero.
   // 5: 4n / k systems of an order k drawn from those in 5..256 that divide 4n and keep the
   // matrices under kMaxEntries (past any buffer sized for a small order; 4 where none does).
-  int edge_cases() const override { return 6; }
+  // 6, 7: as 0 (zero diagonals, solvable only with pivoting) at the small orders a kernel may
+  // write out by hand: 6 the first of 3, 5, 7 that divides 4n, 7 the first of 6, 8, 2 that does
+  // (2 where none does). The check sizes 1, 2, 7, 33 and 1000 bring up every order from 2 to 8.
+  int edge_cases() const override { return 8; }
   void fill_edge(kopt_bench::Rng& rng, int k) override {
     fill(rng);
+    if (k == 6 || k == 7)
+      return fill_pivoting(rng, k == 6 ? small_order({3, 5, 7}) : small_order({6, 8, 2}));
     if (k == 2 || k == 3 || k == 5) {
       order_ = k == 2 ? 2 : (k == 3 ? 1 : larger_order(rng));
       count_ = n_ * kOrder / order_;
@@ -61,6 +67,28 @@ class SmallSolves : public kopt_bench::Problem {
   void call() override { solve_small_systems(a_.data(), b_.data(), count_, order_, x_.data()); }
 
  private:
+  // The first of `orders` that divides 4n (so that its systems fill x), else 2.
+  int small_order(std::initializer_list<int> orders) const {
+    for (int order : orders)
+      if (n_ * kOrder % order == 0) return order;
+    return 2;
+  }
+
+  // 4n / order systems of that order, each a row rotation of a diagonally dominant matrix with
+  // the entries landing on the diagonal set to 0.
+  void fill_pivoting(kopt_bench::Rng& rng, int order) {
+    order_ = order;
+    count_ = n_ * kOrder / order;
+    a_.resize(std::max<size_t>(a_.size(), count_ * order * order));
+    for (long s = 0; s < count_; ++s) {
+      double* a = a_.data() + s * order * order;
+      for (int i = 0; i < order * order; ++i) a[i] = rng.uniform(-1.0, 1.0);
+      for (int r = 0; r < order; ++r) a[r * order + r] += 2.0 * order;
+      std::rotate(a, a + order, a + order * order);
+      for (int r = 0; r < order; ++r) a[r * order + r] = 0.0;
+    }
+  }
+
   // An order from 5..kMaxOrder that divides 4n, so that its systems fill x, within
   // kMaxEntries: the largest such half the time, else any (4 where none does).
   int larger_order(kopt_bench::Rng& rng) const {

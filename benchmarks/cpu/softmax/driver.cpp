@@ -1,4 +1,5 @@
 #include <algorithm>
+#include <tuple>
 
 #include "harness.h"
 #include "kernel.h"
@@ -13,8 +14,9 @@ class Softmax : public kopt_bench::Problem {
   }
   // Logits in the hundreds (exp overflows or underflows without the max subtracted), rows of
   // equal values, other shapes of the same element count (one long row; rows of one), and rows
-  // spanning [-800, 800) (no single logit but the maximum keeps every term finite).
-  int edge_cases() const override { return 6; }
+  // spanning [-800, 800) (no single logit but the maximum keeps every term finite); last, a
+  // shape of n*n logits that is neither square nor a line (rows != cols, both above 1).
+  int edge_cases() const override { return 7; }
   void fill_edge(kopt_bench::Rng& rng, int k) override {
     fill(rng);
     if (k == 0) rng.fill(x_, 710.0, 900.0);
@@ -25,6 +27,7 @@ class Softmax : public kopt_bench::Problem {
     if (k == 3) rows_ = 1, cols_ = n_ * n_;
     if (k == 4) rows_ = n_ * n_, cols_ = 1;
     if (k == 5) rng.fill(x_, -800.0, 800.0);
+    if (k == 6) std::tie(rows_, cols_) = kopt_bench::oblong_shape(n_, rng);
   }
   void call() override { softmax_rows(x_.data(), y_.data(), rows_, cols_); }
 
