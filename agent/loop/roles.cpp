@@ -31,8 +31,14 @@ std::string correctness_text(const Benchmark& bench, bool drawn_sizes) {
   if (drawn_sizes && bench.draw_sizes && !bench.check_sizes.empty())
     text += fmt::format(
         ", at {} more sizes from 2 to {} drawn anew at each evaluation (one of each remainder "
-        "modulo 8)",
-        kDrawnSizes, *std::max_element(bench.check_sizes.begin(), bench.check_sizes.end()));
+        "modulo 8), at {} more drawn between that and the time size (likewise) and one above "
+        "the time size, all calls at a size one after another in one process (one of them a "
+        "second call on refilled buffers){}",
+        kDrawnSizes, *std::max_element(bench.check_sizes.begin(), bench.check_sizes.end()),
+        kDrawnSizes,
+        bench.language == Language::openmp
+            ? ", and again with 1 OpenMP thread and with more threads than the machine has"
+            : "");
   if (!bench.edge_cases.empty()) text += ", on these edge cases: " + join(bench.edge_cases, "; ");
   text += ", and on every timed call.";
   if (!bench.domain.empty()) text += " Inputs kernel.h allows: " + bench.domain + ".";

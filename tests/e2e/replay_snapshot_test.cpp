@@ -25,13 +25,17 @@ class ReplaySnapshotTest : public ::testing::Test {
   // example run.
   void SetUp() override {
     const fs::path root = test::source_root();
-    for (const char* part :
-         {"prompts", "agent/llm/prices.json", "benchmarks/common", "benchmarks/cpu/licm"}) {
+    for (const char* part : {"prompts", "agent/llm/prices.json", "benchmarks/common"}) {
       fs::create_directories((home_.path() / part).parent_path());
       fs::copy(root / part, home_.path() / part, fs::copy_options::recursive);
     }
     run_ = runs_.path() / kExample;
     fs::copy(root / "runs" / "examples" / kExample, run_, fs::copy_options::recursive);
+    // The home's licm is the one the run was recorded with (the repository's own may have
+    // changed since): the tests change it themselves.
+    fs::create_directories(home_.path() / "benchmarks" / "cpu");
+    fs::copy(run_ / "benchmark" / "licm", home_.path() / "benchmarks" / "cpu" / "licm",
+             fs::copy_options::recursive);
   }
 
   ProcessResult kopt(const std::vector<std::string>& args) {

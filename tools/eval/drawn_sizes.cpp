@@ -3,20 +3,61 @@
 #include <algorithm>
 #include <cmath>
 #include <random>
+#include <string>
 
 namespace kopt {
 
 namespace {
 
-// A size near a log-uniform draw from [2, top] with the given remainder modulo 8, inside
-// [2, top]; 0 when [2, top] holds none.
-long drawn_size(std::mt19937_64& rng, long top, long remainder) {
-  std::uniform_real_distribution<double> exponent(std::log(2.0), std::log(top + 1.0));
-  const long near = std::clamp(static_cast<long>(std::exp(exponent(rng))), 2L, top);
+// A size near a log-uniform draw from [lo, hi] with the given remainder modulo 8, inside
+// [lo, hi]; 0 when [lo, hi] holds none.
+long drawn_size(std::mt19937_64& rng, long lo, long hi, long remainder) {
+  std::uniform_real_distribution<double> exponent(std::log(double(lo)), std::log(hi + 1.0));
+  const long near = std::clamp(static_cast<long>(std::exp(exponent(rng))), lo, hi);
   long n = near - near % 8 + remainder;
-  if (n > top) n -= 8;
-  if (n < 2) n += 8;
-  return n >= 2 && n <= top ? n : 0;
+  if (n > hi) n -= 8;
+  if (n < lo) n += 8;
+  return n >= lo && n <= hi ? n : 0;
+}
+
+// Up to kDrawnSizes sizes in [lo, hi], one of each remainder modulo 8 from a drawn first one,
+// leaving out those in `taken` and any the benchmark's named sizes refuse; in increasing order.
+std::vector<long> drawn_sizes(const Benchmark& bench, std::mt19937_64& rng, long lo, long hi,
+                              const std::vector<long>& taken) {
+  const long first = static_cast<long>(rng() % 8);
+  std::vector<long> drawn;
+  for (long k = 0; k < kDrawnSizes; ++k) {
+    const long n = drawn_size(rng, lo, hi, (first + k) % 8);
+    if (n == 0 || std::find(taken.begin(), taken.end(), n) != taken.end() ||
+        std::find(drawn.begin(), drawn.end(), n) != drawn.end() || !bench.variables(n))
+      continue;
+    drawn.push_back(n);
+  }
+  std::sort(drawn.begin(), drawn.end());
+  return drawn;
+}
+
+// The largest n whose work (flops and bytes, as the manifest counts them) is at most four
+// times the time size's, up to 16 times the time size; twice the time size when the manifest's
+// work cannot be evaluated.
+long four_times_the_work(const Benchmark& bench) {
+  const long time = bench.time_size;
+  const auto within = [&](long n) {
+    for (const std::string* expr : {&bench.flops, &bench.bytes}) {
+      const auto at_time = bench.work_at(*expr, time), at_n = bench.work_at(*expr, n);
+      if (!at_time || !at_n) return false;
+      if (*at_time > 0 && *at_n > 4 * *at_time) return false;
+    }
+    return true;
+  };
+  if (!within(2 * time)) return 2 * time;
+  long lo = 2 * time, hi = 16 * time;  // within(lo)
+  if (within(hi)) return hi;
+  while (hi - lo > 1) {
+    const long mid = lo + (hi - lo) / 2;
+    (within(mid) ? lo : hi) = mid;
+  }
+  return lo;
 }
 
 }  // namespace
@@ -27,17 +68,10 @@ std::vector<long> sizes_to_check(const Benchmark& bench, uint64_t seed) {
   const long top = *std::max_element(sizes.begin(), sizes.end());
   // Mixed so that the sizes do not follow the first check seed's own sequence of values.
   std::mt19937_64 rng(seed ^ 0x9e3779b97f4a7c15ULL);
-  const long first = static_cast<long>(rng() % 8);
-  std::vector<long> drawn;
-  for (long k = 0; k < kDrawnSizes; ++k) {
-    const long n = drawn_size(rng, top, (first + k) % 8);
-    if (n == 0 || std::find(sizes.begin(), sizes.end(), n) != sizes.end() ||
-        std::find(drawn.begin(), drawn.end(), n) != drawn.end() || !bench.variables(n))
-      continue;
-    drawn.push_back(n);
+  if (top >= 2) {
+    const std::vector<long> drawn = drawn_sizes(bench, rng, 2, top, sizes);
+    sizes.insert(sizes.end(), drawn.begin(), drawn.end());
   }
-  std::sort(drawn.begin(), drawn.end());
-  sizes.insert(sizes.end(), drawn.begin(), drawn.end());
   return sizes;
 }
 
@@ -47,16 +81,15 @@ std::vector<LargeSize> large_sizes_to_check(const Benchmark& bench, uint64_t see
   const long time = bench.time_size;
   std::mt19937_64 rng(seed ^ 0xc2b2ae3d27d4eb4fULL);  // Apart from the small sizes' draws.
   std::vector<LargeSize> sizes;
-  if (time - top >= 2) {
-    std::uniform_real_distribution<double> exponent(std::log(top + 1.0), std::log(double(time)));
-    const long n = std::clamp(static_cast<long>(std::exp(exponent(rng))), top + 1, time - 1);
-    if (bench.variables(n)) sizes.push_back({n, 2});
-  }
+  if (time - top >= 2)
+    for (long n : drawn_sizes(bench, rng, top + 1, time - 1, {}))
+      sizes.push_back({n, sizes.empty() ? size_t{2} : size_t{1}});
   // Past the smallest power of two above the time size, so that every power-of-two limit a
-  // kernel may have below it (16-bit or 17-bit indices, a table of 2^k) is crossed.
+  // kernel may have below it (16-bit or 17-bit indices, a table of 2^k) is crossed, up to half
+  // the time size further (or twice the time size): a drawn size, never the same one.
   long power = 1;
   while (power <= time && power < (1L << 60)) power *= 2;
-  long lowest = power + 1, highest = std::max(lowest, 2 * time);
+  long lowest = power + 1, highest = std::max(power + time / 2, four_times_the_work(bench));
   if (bench.max_size > 0) {
     highest = std::min(highest, bench.max_size);
     lowest = std::min(lowest, highest);

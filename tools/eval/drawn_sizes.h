@@ -31,13 +31,14 @@ struct LargeSize {
 };
 
 /// Sizes drawn from `seed` past the manifest's largest check size, where a kernel may take
-/// another path than at the small sizes (blocked, threaded, with wider indices): one between
-/// that size and the time size, log-uniformly (two seeds), and one above the time size (one
-/// seed), since kernel.h rarely bounds n there: past the smallest power of two above the time
-/// size (so that every power-of-two limit below it is crossed: 16- or 17-bit indices), up to
-/// twice the time size when that is further, and never past the manifest's size.max. Any remainder
-/// modulo anything: the time size is often a power of two. Empty when the manifest says "draw":
-/// false.
+/// another path than at the small sizes (blocked, threaded, with narrower indices): kDrawnSizes
+/// between that size and the time size, log-uniformly, one of each remainder modulo 8 (the
+/// first with two seeds, the others with one), and one above the time size (one seed), since
+/// kernel.h rarely bounds n there: past the smallest power of two above the time size (so that
+/// every power-of-two limit below it is crossed: 16- or 17-bit indices), up to half the time
+/// size further or the size of four times the time size's work (the manifest's flops and
+/// bytes), never past the manifest's size.max. Past that, the manifest's size.max should say
+/// where kernel.h's promise ends.
 std::vector<LargeSize> large_sizes_to_check(const Benchmark& bench, uint64_t seed);
 
 }  // namespace kopt

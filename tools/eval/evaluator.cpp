@@ -102,9 +102,10 @@ std::vector<SizePlan> later_plans(const Benchmark& bench, uint64_t seed,
 
 // An OpenMP kernel is timed with one thread per hardware thread, but kernel.h promises its
 // result whatever the count: a kernel that splits the work by a fixed count (thread 0 the first
-// half, thread 1 the second) is wrong with any other. The sizes checked first and the first
-// drawn past them are checked again, one seed each, in fresh sessions with 1 thread and with one
-// more than the machine has.
+// half, thread 1 the second) is wrong with any other. The sizes checked first and the largest
+// drawn past them below the time size are checked again, one seed each, in fresh sessions with 1
+// thread, with one more than the machine has and with twice as many and three more (7 on two
+// cores): a kernel that keeps per-thread state for a few threads fails at one of them.
 void check_thread_counts(const ExecutionContext& ctx, const Benchmark& bench,
                          const Binaries& binaries, const std::vector<SizePlan>& plans,
                          Evaluation& e) {
@@ -112,12 +113,14 @@ void check_thread_counts(const ExecutionContext& ctx, const Benchmark& bench,
   std::vector<SizePlan> again;
   for (const SizePlan& plan : plans)
     if (plan.size != bench.time_size) again.push_back({plan.size, 1, false, 1});
+  long widest = 0;  // The largest drawn below the time size, where a kernel's threads split most.
   for (const LargeSize& large : large_sizes_to_check(bench, e.check_seeds.front()))
-    if (large.size < bench.time_size) again.push_back({large.size, 1, false, 1});
+    if (large.size < bench.time_size) widest = std::max(widest, large.size);
+  if (widest > 0) again.push_back({widest, 1, false, 1});
   const auto given = ctx.run_env.find("OMP_NUM_THREADS");
   const int machine =
       given == ctx.run_env.end() ? 1 : std::max(1, std::atoi(given->second.c_str()));
-  for (int threads : {1, machine + 1}) {
+  for (int threads : {1, machine + 1, 2 * machine + 3}) {
     ExecutionContext other = ctx;
     other.run_env["OMP_NUM_THREADS"] = std::to_string(threads);
     DriverSession original(other, bench, binaries.original, memory_limit(bench));

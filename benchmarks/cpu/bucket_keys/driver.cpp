@@ -23,10 +23,15 @@ class BucketKeys : public kopt_bench::Problem {
   // log-uniformly from 256..65536 (past any fixed-depth search a reader of this file might
   // size: a depth-11 search, right up to 2047, fails in 5 draws of 8); 5: no splitter (every key in
   // bucket 0); 6: keys and splitters of both signed zeros and a few small values (-0.0 and +0.0
-  // compare equal).
-  int edge_cases() const override { return 7; }
+  // compare equal); 7: a number of splitters drawn log-uniformly from 1..65536 (any count,
+  // between the fixed ones too).
+  int edge_cases() const override { return 8; }
   void fill_edge(kopt_bench::Rng& rng, int k) override {
     if (k == 6) return fill_signed_zeros(rng);
+    if (k == 7) {
+      fill(rng);
+      return sample_splitters(rng, static_cast<int>(std::exp(rng.uniform(0, std::log(65536.5)))));
+    }
     if (k >= 3) {
       fill(rng);
       const int count =

@@ -16,12 +16,13 @@ class CosineSimilarity : public kopt_bench::Problem {
   // 0: rows scaled by 1e-100 .. 1e100; 1: duplicate and negated rows (similarity exactly
   // +-1); 2: rows with a single nonzero entry (many similarities exactly 0); 3: dimension 3;
   // 4: a dimension drawn from 1..255 that is not a multiple of 4; 5: a dimension drawn from
-  // 257..1024 (past any fixed row buffer).
-  int edge_cases() const override { return 6; }
+  // 257..1024 (past any fixed row buffer); 6: a multiple of 4 drawn from 4..256.
+  int edge_cases() const override { return 7; }
   void fill_edge(kopt_bench::Rng& rng, int k) override {
     fill(rng);
-    if (k == 3 || k == 4) {
+    if (k == 3 || k == 4 || k == 6) {
       d_ = k == 3 ? 3 : static_cast<int>(4 * rng.integer(0, 63) + rng.integer(1, 3));
+      if (k == 6) d_ = static_cast<int>(4 * rng.integer(1, 64));
       fill_rows(rng, d_);
       return;
     }

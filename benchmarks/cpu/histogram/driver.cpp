@@ -23,12 +23,18 @@ class Histogram : public kopt_bench::Problem {
   // values up to +-1e12 (past any 32-bit bin index) over a range drawn by the seed, into a number
   // of bins drawn from 2..4096; 5: a number of bins drawn from 4097..131072 (past any fixed private
   // histogram).
-  // 6: 1 + n % 8 bins (the sizes checked bring up every count from 1 to 8: a single bin too).
-  int edge_cases() const override { return 7; }
+  // 6: 1 + n % 8 bins (the sizes checked bring up every count from 1 to 8: a single bin too)
+  // and 7: a number of bins drawn from 9..4096, both with every value on a bin edge as in 0 (a
+  // bin width that is not a power of two rounds differently from kernel.h's formula).
+  int edge_cases() const override { return 8; }
   void fill_edge(kopt_bench::Rng& rng, int k) override {
     fill(rng);
+    if (k == 6) bins_ = static_cast<int>(1 + n_ % 8);
+    if (k == 7) bins_ = static_cast<int>(rng.integer(9, kMaxBins));
+    const int edges = k == 0 ? kBins : bins_;
     for (auto& x : v_) {
-      if (k == 0) x = lo_ + static_cast<double>(rng.integer(0, kBins)) * (hi_ - lo_) / kBins;
+      if (k == 0 || k == 6 || k == 7)
+        x = lo_ + static_cast<double>(rng.integer(0, edges)) * (hi_ - lo_) / edges;
       if (k == 1) x = rng.uniform(-1e6, 1e6);
       if (k == 1 && rng.next() % 8 == 0) x = std::copysign(std::pow(10.0, rng.uniform(6, 308)), x);
     }
@@ -41,7 +47,6 @@ class Histogram : public kopt_bench::Problem {
       bins_ = static_cast<int>(rng.integer(2, kMaxBins));
     }
     if (k == 5) bins_ = static_cast<int>(rng.integer(kMaxBins + 1, kManyBins));
-    if (k == 6) bins_ = static_cast<int>(1 + n_ % 8);
   }
   void call() override { histogram(v_.data(), n_, lo_, hi_, counts_.data(), bins_); }
 

@@ -18,7 +18,8 @@ class Standardize : public kopt_bench::Problem {
     shape_ = {n_, n_};
   }
   // 0: one row; 1: one column (rows != cols); 2: no damping and eps 0 with tiny variances;
-  // 3: damping strong enough that exp underflows in the later rows (decay 20); 4: rows x cols
+  // 3: damping strong enough that exp underflows in the later rows (decay 20), with eps 1 and
+  // variances from -0.99 (kernel.h asks only var + eps > 0); 4: rows x cols
   // = n*n with rows != cols, both above 1, drawn among the divisors of n*n (square where n*n has
   // none: n prime or below 4).
   int edge_cases() const override { return 5; }
@@ -31,7 +32,11 @@ class Standardize : public kopt_bench::Problem {
       eps_ = 0;
       rng.fill(var_, 1e-300, 1e-290);
     }
-    if (k == 3) decay_ = 20.0;
+    if (k == 3) {
+      decay_ = 20.0;
+      eps_ = 1.0;  // kernel.h asks var + eps > 0 only: negative variances too.
+      rng.fill(var_, -0.99, 3.0);
+    }
     if (k == 4) {
       shape_ = kopt_bench::oblong_shape(n_, rng);
       mean_.assign(shape_.second, 0.0);

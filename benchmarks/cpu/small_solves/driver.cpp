@@ -30,7 +30,8 @@ class SmallSolves : public kopt_bench::Problem {
   // 4: as 0, with tiny diagonal entries (|a_ii| < 1e-15) instead of zeros: only the partial
   // pivoting kernel.h specifies keeps the error small, not a test for an exact zero.
   // 5: 4n / k systems of an order k drawn from those in 5..256 that divide 4n and keep the
-  // matrices under kMaxEntries (past any buffer sized for a small order; 4 where none does).
+  // matrices under kMaxEntries (past any buffer sized for a small order; 4 where none does),
+  // with zero diagonals as in 0.
   // 6, 7: as 0 (zero diagonals, solvable only with pivoting) at the small orders a kernel may
   // write out by hand: 6 the first of 3, 5, 7 that divides 4n, 7 the first of 6, 8, 2 that does
   // (2 where none does). The check sizes 1, 2, 7, 33 and 1000 bring up every order from 2 to 8.
@@ -39,13 +40,10 @@ class SmallSolves : public kopt_bench::Problem {
     fill(rng);
     if (k == 6 || k == 7)
       return fill_pivoting(rng, k == 6 ? small_order({3, 5, 7}) : small_order({6, 8, 2}));
-    if (k == 2 || k == 3 || k == 5) {
-      order_ = k == 2 ? 2 : (k == 3 ? 1 : larger_order(rng));
+    if (k == 5) return fill_pivoting(rng, larger_order(rng));
+    if (k == 2 || k == 3) {
+      order_ = k == 2 ? 2 : 1;
       count_ = n_ * kOrder / order_;
-      if (k == 5) {
-        a_.resize(std::max<size_t>(a_.size(), count_ * order_ * order_));
-        for (long i = 0; i < count_ * order_ * order_; ++i) a_[i] = rng.uniform(-1.0, 1.0);
-      }
       for (long s = 0; s < count_; ++s)
         for (int r = 0; r < order_; ++r) a_[(s * order_ + r) * order_ + r] += 2.0 * order_;
       return;

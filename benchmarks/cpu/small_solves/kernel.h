@@ -3,5 +3,6 @@
 // row-major (count*k*k values), b the right-hand sides (count*k); x receives the solutions.
 #pragma once
 
-// Every system is nonsingular; its diagonal may hold zeros (pivoting finds a row).
+// 1 <= k <= 256; every system is nonsingular; its diagonal may hold zeros (pivoting finds a
+// row), at every order.
 void solve_small_systems(const double* a, const double* b, long count, int k, double* x);

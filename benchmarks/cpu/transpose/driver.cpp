@@ -14,16 +14,24 @@ class Transpose : public kopt_bench::Problem {
     rng.fill(a_, -1.0, 1.0);
     shape_ = {rows_, cols_};
   }
-  // Other shapes of the same element count: one column, one row, and the transposed shape.
-  int edge_cases() const override { return 3; }
+  // Other shapes of the same element count: one column, one row, and the transposed shape;
+  // then n x n, and n*n elements in a shape drawn among those neither square nor a line, each
+  // followed by a second call on the elements left over (as one row), so that b is written.
+  int edge_cases() const override { return 5; }
   void fill_edge(kopt_bench::Rng& rng, int k) override {
     fill(rng);
     const long total = static_cast<long>(a_.size());
     if (k == 0) shape_ = {total, 1};
     if (k == 1) shape_ = {1, total};
     if (k == 2) shape_ = {cols_, rows_};
+    if (k == 3) shape_ = {rows_, rows_};
+    if (k == 4) shape_ = kopt_bench::oblong_shape(rows_, rng);
   }
-  void call() override { transpose(a_.data(), b_.data(), shape_.first, shape_.second); }
+  void call() override {
+    transpose(a_.data(), b_.data(), shape_.first, shape_.second);
+    const long used = shape_.first * shape_.second, rest = static_cast<long>(a_.size()) - used;
+    if (rest > 0) transpose(a_.data() + used, b_.data() + used, 1, rest);
+  }
 
  private:
   long rows_, cols_;

@@ -24,8 +24,9 @@ class TrapParticles : public kopt_bench::Problem {
     drag_ = rng.uniform(0.0, 0.3);
   }
   // 0: no step at all (the inputs come back); 1: one step, all particles at one point, no
-  // charge, no drag; 2: an odd number of steps (7) and a large time step; 3: 51 + n % 8 steps
-  // (past the 50 of every other call; the sizes checked bring up every remainder modulo 8), a
+  // charge, no drag; 2: an odd number of steps (7) and a large time step; 3: 51 to 218 steps,
+  // n % 8 more than a multiple of 8 (past the 50 of every other call; the sizes checked bring
+  // up every remainder), a
   // stiffness from -5 to 20 (a repelling trap included) and a drag from 0 to 3.
   int edge_cases() const override { return 4; }
   void fill_edge(kopt_bench::Rng& rng, int k) override {
@@ -38,7 +39,7 @@ class TrapParticles : public kopt_bench::Problem {
     }
     if (k == 2) dt_ = 0.2;
     if (k == 3) {
-      steps_ = static_cast<int>(51 + n_ % 8);
+      steps_ = static_cast<int>(51 + 8 * rng.integer(0, 20) + n_ % 8);
       stiffness_ = rng.uniform(-5.0, 20.0);
       drag_ = rng.uniform(0.0, 3.0);
     }

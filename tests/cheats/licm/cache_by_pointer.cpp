@@ -1,8 +1,9 @@
 // Caches the result keyed on the input pointer and returns it when called again with the
 // same buffer, whatever its content now is.
 // kopt-driver/4: each block runs in a fresh child, so a cache keyed on pointers never sees a
-// pointer twice.
-// expect: cache|no-gain
+// pointer twice; the check's problem refilled and called again on the same buffers does, and
+// gets the first call's output ("wrong").
+// expect: cache|wrong|no-gain
 // needs: timing
 #include <cmath>
 #include <vector>
