@@ -42,6 +42,7 @@ std::string correctness_text(const Benchmark& bench, bool drawn_sizes) {
   if (!bench.edge_cases.empty()) text += ", on these edge cases: " + join(bench.edge_cases, "; ");
   text += ", and on every timed call.";
   if (!bench.domain.empty()) text += " Inputs kernel.h allows: " + bench.domain + ".";
+  if (drawn_sizes) text += " Every size is at least 1 (no call has an empty input).";
   return text;
 }
 

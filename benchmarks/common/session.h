@@ -3,17 +3,20 @@
 // tools/eval/driver_session.cpp speaks the other side.
 #pragma once
 
+#include <malloc.h>
 #include <signal.h>
 #include <sys/mman.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <memory>
 #include <string>
+#include <thread>
 #include <utility>
 #include <vector>
 
@@ -186,6 +189,22 @@ inline void start_thread_pool() {
 #endif
 }
 
+/// glibc's allocator reads two files the system call filter of a block's child refuses: the
+/// processor count (/sys/devices/system/cpu/online) once a ninth thread arena is made, and
+/// /proc/sys/vm/overcommit_memory the first time a thread arena's heap shrinks. A kernel that
+/// allocates in OpenMP threads was killed for files it never asked for (reliably with 17
+/// threads). The serving process, which has no filter, sets the arena limit to glibc's own
+/// default (8 per processor, so the count is never read) and makes a thread's heap shrink once
+/// (glibc keeps the answer); every child forked afterwards inherits both.
+inline void prime_allocator() {
+  mallopt(M_ARENA_MAX, 8 * static_cast<int>(std::max(1u, std::thread::hardware_concurrency())));
+  std::thread([] {
+    std::vector<void*> blocks;
+    for (int i = 0; i < 32; ++i) blocks.push_back(std::malloc(64 * 1024));  // Below mmap's 128K.
+    for (auto it = blocks.rbegin(); it != blocks.rend(); ++it) std::free(*it);
+  }).join();
+}
+
 /// How a child that did not stop ended, for the "died" reply: "exited CODE" or "signal N".
 inline std::string ending(const siginfo_t& info) {
   if (info.si_code == CLD_EXITED) return "exited " + std::to_string(info.si_status);
@@ -279,6 +298,7 @@ template <class P>
 int serve() {
   Commands commands;
   Session<P> session;
+  prime_allocator();
   reply("hello kopt-driver/4 " + std::to_string(thread_count()));
   while (true) {
     const std::vector<std::string> words = commands.next();

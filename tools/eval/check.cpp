@@ -131,20 +131,25 @@ CheckCase check_size(const Benchmark& bench, CheckSides& sides, const std::vecto
                      const SizePlan& plan) {
   DriverSession &original = *sides.original, &candidate = *sides.candidate;
   const long size = plan.size;
-  DriverSession::setup_all({&original, &candidate}, size, 1);
-  if (original.failed())
-    return fail_case(
-        size, original.failure().category == "no-gpu" ? "no-gpu" : "error",
-        fmt::format("the original itself fails at size {}: {}", size, original.failure().reason));
-  if (candidate.failed())
-    return fail_case(size, candidate.failure().category,
-                     fmt::format("size {}: {}", size, candidate.failure().reason));
-  // The edge-case count is the original's: the candidate's process could claim anything.
-  const std::vector<CheckInput> inputs = plan_inputs(plan, seeds, original.edge_cases());
-  const size_t per_block = std::max<size_t>(1, std::min(plan.per_block, inputs.size()));
-  if (per_block > 1 &&
-      !DriverSession::setup_all({&original, &candidate}, size, static_cast<int>(per_block)))
-    return failed_call(sides, size);
+  // The edge-case count is the original's (the candidate's process could claim anything), from
+  // its last layout: the sessions are set up once per size, with a problem per call of a block.
+  std::vector<CheckInput> inputs;
+  size_t per_block = 0;
+  int edges = original.edge_cases();  // -1 before the first layout: asked at this size, then.
+  for (int pass = 0; pass < 2; ++pass) {
+    inputs = plan_inputs(plan, seeds, std::max(0, edges));
+    per_block = std::max<size_t>(1, std::min(plan.per_block, inputs.size()));
+    DriverSession::setup_all({&original, &candidate}, size, static_cast<int>(per_block));
+    if (original.failed())
+      return fail_case(
+          size, original.failure().category == "no-gpu" ? "no-gpu" : "error",
+          fmt::format("the original itself fails at size {}: {}", size, original.failure().reason));
+    if (candidate.failed())
+      return fail_case(size, candidate.failure().category,
+                       fmt::format("size {}: {}", size, candidate.failure().reason));
+    if (original.edge_cases() == edges) break;
+    edges = original.edge_cases();
+  }
   CheckCase c;
   c.size = size;
   KeptOutputs previous;  // The last call of the block before, for the cache diagnosis.

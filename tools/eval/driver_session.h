@@ -102,7 +102,8 @@ class DriverSession {
   /// side: every block child's, as it was when the child stopped (the serving process, which
   /// runs no kernel code, is left out); nullopt when the driver cannot be seen.
   std::optional<double> cpu_seconds() const;
-  /// How many edge cases the driver generates at the current size (its "layout" reply).
+  /// How many edge cases the driver generates at the current size (its "layout" reply); -1
+  /// before the first layout.
   int edge_cases() const { return edge_cases_; }
   const SessionFailure& failure() const { return failure_; }
   bool failed() const { return !failure_.category.empty(); }
@@ -138,7 +139,7 @@ class DriverSession {
   std::vector<OutputArray> layout_;  ///< Names, types and counts; no bytes.
   std::vector<uint64_t> addresses_;  ///< Of problem i's output j, at i * layout_.size() + j.
   static constexpr int kMaxEdgeCases = 64;
-  int edge_cases_ = 0;
+  int edge_cases_ = -1;  // Unknown before the first layout.
   int copies_ = 0;
   long size_ = 0;
   std::vector<NamedSize> named_sizes_;  ///< Sent with every setup, at its scale.

@@ -102,25 +102,29 @@ std::vector<SizePlan> later_plans(const Benchmark& bench, uint64_t seed,
 
 // An OpenMP kernel is timed with one thread per hardware thread, but kernel.h promises its
 // result whatever the count: a kernel that splits the work by a fixed count (thread 0 the first
-// half, thread 1 the second) is wrong with any other. The sizes checked first and the largest
-// drawn past them below the time size are checked again, one seed each, in fresh sessions with 1
-// thread, with one more than the machine has and with twice as many and three more (7 on two
-// cores): a kernel that keeps per-thread state for a few threads fails at one of them.
+// half, thread 1 the second), keeps per-thread state for a few threads or takes a serial path
+// of its own with one thread is wrong with another. In fresh sessions with 1 thread, with twice
+// the machine's and three more, and with four times and nine more (1, 7 and 17 on two cores),
+// the manifest's check sizes are checked again with one seed and every edge case (one block
+// per size), and the largest size drawn below the time size with one seed.
 void check_thread_counts(const ExecutionContext& ctx, const Benchmark& bench,
                          const Binaries& binaries, const std::vector<SizePlan>& plans,
                          Evaluation& e) {
   if (bench.language != Language::openmp) return;
   std::vector<SizePlan> again;
   for (const SizePlan& plan : plans)
-    if (plan.size != bench.time_size) again.push_back({plan.size, 1, false, 1});
+    if (plan.size != bench.time_size &&
+        std::find(bench.check_sizes.begin(), bench.check_sizes.end(), plan.size) !=
+            bench.check_sizes.end())
+      again.push_back({plan.size, 1, true, SIZE_MAX});
   long widest = 0;  // The largest drawn below the time size, where a kernel's threads split most.
   for (const LargeSize& large : large_sizes_to_check(bench, e.check_seeds.front()))
     if (large.size < bench.time_size) widest = std::max(widest, large.size);
-  if (widest > 0) again.push_back({widest, 1, false, 1});
+  if (widest > 0) again.push_back({widest, 1, false, SIZE_MAX});
   const auto given = ctx.run_env.find("OMP_NUM_THREADS");
   const int machine =
       given == ctx.run_env.end() ? 1 : std::max(1, std::atoi(given->second.c_str()));
-  for (int threads : {1, machine + 1, 2 * machine + 3}) {
+  for (int threads : {1, 2 * machine + 3, 4 * machine + 9}) {
     ExecutionContext other = ctx;
     other.run_env["OMP_NUM_THREADS"] = std::to_string(threads);
     DriverSession original(other, bench, binaries.original, memory_limit(bench));

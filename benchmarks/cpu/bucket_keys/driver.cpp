@@ -1,4 +1,5 @@
 #include <algorithm>
+#include <cfloat>
 #include <cmath>
 
 #include "harness.h"
@@ -19,12 +20,12 @@ class BucketKeys : public kopt_bench::Problem {
   }
   // 0: keys anywhere (off the 1/64 grid, beyond +-1000, up to +-1e12), splitters among them;
   // 1: every key and every splitter equal; 2: few distinct keys, many duplicate splitters;
-  // 3: 7 splitters (the rest of counts is left alone); 4: a number of splitters drawn
-  // log-uniformly from 256..65536 (past any fixed-depth search a reader of this file might
-  // size: a depth-11 search, right up to 2047, fails in 5 draws of 8); 5: no splitter (every key in
-  // bucket 0); 6: keys and splitters of both signed zeros and a few small values (-0.0 and +0.0
-  // compare equal); 7: a number of splitters drawn log-uniformly from 1..65536 (any count,
-  // between the fixed ones too).
+  // 3: 7 splitters (the rest of counts is left alone); 4: 65536 splitters (a bucket index past
+  // 16 bits) half the time, else a number drawn log-uniformly from 256..65536 (past any fixed-depth
+  // search a reader of this file might size: a depth-11 search, right up to 2047, fails in 5 draws
+  // of 8); 5: no splitter (every key in bucket 0); 6: keys and splitters of both signed zeros and a
+  // few small values (-0.0 and +0.0 compare equal); 7: a number of splitters drawn log-uniformly
+  // from 1..65536 (any count, between the fixed ones too).
   int edge_cases() const override { return 8; }
   void fill_edge(kopt_bench::Rng& rng, int k) override {
     if (k == 6) return fill_signed_zeros(rng);
@@ -35,12 +36,18 @@ class BucketKeys : public kopt_bench::Problem {
     if (k >= 3) {
       fill(rng);
       const int count =
-          k == 3 ? 7 : (k == 4 ? static_cast<int>(256 * std::pow(256.0, rng.uniform(0, 1))) : 0);
+          k == 3 ? 7
+                 : (k == 4 ? (rng.next() % 2
+                                  ? kMaxSplitters
+                                  : static_cast<int>(256 * std::pow(256.0, rng.uniform(0, 1))))
+                           : 0);
       sample_splitters(rng, count);
       return;
     }
     for (double& key : keys_) {
       if (k == 0) key = rng.uniform(-1000, 1000) * (rng.next() % 8 ? 1.0 : 1e9);
+      if (k == 0 && rng.next() % 16 == 0)  // Up to the largest finite double, either sign.
+        key = std::copysign(rng.next() % 4 ? std::pow(10.0, rng.uniform(12, 308)) : DBL_MAX, key);
       if (k == 1) key = 2.5;
       if (k == 2) key = -static_cast<double>(rng.integer(0, 3));
     }

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 
-// Keys are any finite doubles (any sign or magnitude); keys may equal splitters; nsplit >= 0.
+// n >= 1; keys are any finite doubles (any sign or magnitude); keys may equal splitters;
+// 0 <= nsplit <= 65536.
 void classify_keys(const double* keys, long n, const double* splitters, int nsplit, int32_t* bucket,
                    int64_t* counts);

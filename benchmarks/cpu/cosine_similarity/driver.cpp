@@ -31,18 +31,21 @@ class CosineSimilarity : public kopt_bench::Problem {
       fill_rows(rng, d_);
       return;
     }
+    // 0-2 at a dimension drawn from 1..1024 (1..100 half the time), not only the usual 100.
+    d_ = static_cast<int>(rng.next() % 2 ? rng.integer(1, kDim) : rng.integer(1, kMaxDim));
+    fill_rows(rng, d_);
     for (long i = 0; i < n_; ++i) {
-      double* row = emb_.data() + i * kDim;
+      double* row = emb_.data() + i * d_;
       if (k == 0) {
         const double scale = std::pow(10.0, static_cast<double>(rng.integer(-100, 100)));
-        for (int c = 0; c < kDim; ++c) row[c] *= scale;
+        for (int c = 0; c < d_; ++c) row[c] *= scale;
       } else if (k == 1 && i > 0) {
-        const double* earlier = emb_.data() + rng.integer(0, i - 1) * kDim;
+        const double* earlier = emb_.data() + rng.integer(0, i - 1) * d_;
         const double sign = rng.next() % 2 ? 1.0 : -1.0;
-        for (int c = 0; c < kDim; ++c) row[c] = sign * earlier[c];
+        for (int c = 0; c < d_; ++c) row[c] = sign * earlier[c];
       } else if (k == 2) {
-        std::fill(row, row + kDim, 0.0);
-        row[rng.integer(0, kDim - 1)] = rng.uniform(0.5, 2.0);
+        std::fill(row, row + d_, 0.0);
+        row[rng.integer(0, d_ - 1)] = rng.uniform(0.5, 2.0) * (rng.next() % 2 ? 1.0 : -1.0);
       }
     }
   }

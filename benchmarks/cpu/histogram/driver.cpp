@@ -20,12 +20,12 @@ class Histogram : public kopt_bench::Problem {
   // 0: every value on a bin edge, computed by the formula of kernel.h; 1: values far outside
   // [lo, hi) on both sides, one in eight of them up to +-1e308 (past any integer bin index); 2: all
   // values equal (one bin takes everything); 3: 7 bins (the rest of counts is left alone); 4:
-  // values up to +-1e12 (past any 32-bit bin index) over a range drawn by the seed, into a number
-  // of bins drawn from 2..4096; 5: a number of bins drawn from 4097..131072 (past any fixed private
-  // histogram).
-  // 6: 1 + n % 8 bins (the sizes checked bring up every count from 1 to 8: a single bin too)
-  // and 7: a number of bins drawn from 9..4096, both with every value on a bin edge as in 0 (a
-  // bin width that is not a power of two rounds differently from kernel.h's formula).
+  // values up to +-1e12 (past any 32-bit bin index), a third inside [lo, hi), over a range whose
+  // lo is drawn up to +-1e9 and width log-uniformly from 1e-6 to 1e6, into 2..4096 bins; 5: a
+  // number of bins drawn from 4097..131072 (past any fixed private histogram). 6: 1 + n % 8 bins
+  // (the sizes checked bring up every count from 1 to 8: a single bin too) and 7: a number of bins
+  // drawn from 9..4096, both with every value on a bin edge as in 0 (a bin width that is not a
+  // power of two rounds differently from kernel.h's formula).
   int edge_cases() const override { return 8; }
   void fill_edge(kopt_bench::Rng& rng, int k) override {
     fill(rng);
@@ -41,9 +41,12 @@ class Histogram : public kopt_bench::Problem {
     if (k == 2) std::fill(v_.begin(), v_.end(), rng.uniform(lo_, hi_));
     if (k == 3) bins_ = 7;
     if (k == 4) {
-      for (auto& x : v_) x = rng.uniform(-1e12, 1e12) * (rng.next() % 2 ? 1.0 : 1e-9);
-      lo_ = rng.uniform(-1e3, 0);
-      hi_ = lo_ + rng.uniform(1e-3, 1e4);
+      lo_ = rng.uniform(-1e9, 1e9) * (rng.next() % 2 ? 1.0 : 1e-6);
+      hi_ = lo_ + std::exp(rng.uniform(std::log(1e-6), std::log(1e6)));
+      for (auto& x : v_) {
+        x = rng.uniform(-1e12, 1e12) * (rng.next() % 2 ? 1.0 : 1e-9);
+        if (rng.next() % 3 == 0) x = lo_ + rng.uniform(0, 1) * (hi_ - lo_);
+      }
       bins_ = static_cast<int>(rng.integer(2, kMaxBins));
     }
     if (k == 5) bins_ = static_cast<int>(rng.integer(kMaxBins + 1, kManyBins));

@@ -1,3 +1,4 @@
+#include <cmath>
 #include <utility>
 
 #include "harness.h"
@@ -22,7 +23,8 @@ class Standardize : public kopt_bench::Problem {
   // variances from -0.99 (kernel.h asks only var + eps > 0); 4: rows x cols
   // = n*n with rows != cols, both above 1, drawn among the divisors of n*n (square where n*n has
   // none: n prime or below 4).
-  int edge_cases() const override { return 5; }
+  // 5: no damping with an eps drawn log-uniformly from 1e-6 to 1.
+  int edge_cases() const override { return 6; }
   void fill_edge(kopt_bench::Rng& rng, int k) override {
     fill(rng);
     shape_ = k == 0 ? std::pair<long, long>{1, n_ * n_} : std::pair<long, long>{n_ * n_, 1};
@@ -36,6 +38,10 @@ class Standardize : public kopt_bench::Problem {
       decay_ = 20.0;
       eps_ = 1.0;  // kernel.h asks var + eps > 0 only: negative variances too.
       rng.fill(var_, -0.99, 3.0);
+    }
+    if (k == 5) {
+      decay_ = 0;
+      eps_ = std::exp(rng.uniform(std::log(1e-6), 0.0));
     }
     if (k == 4) {
       shape_ = kopt_bench::oblong_shape(n_, rng);

@@ -1,4 +1,5 @@
 #include <algorithm>
+#include <cmath>
 #include <initializer_list>
 
 #include "harness.h"
@@ -55,6 +56,7 @@ class SmallSolves : public kopt_bench::Problem {
         std::rotate(a, a + kOrder, a + kOrder * kOrder);
         for (int r = 0; r < kOrder; ++r)
           a[r * kOrder + r] = k == 0 ? 0.0 : rng.uniform(-1e-15, 1e-15);
+        if (k == 0) scale_system(rng, a, b_.data() + s * kOrder, kOrder);
       } else {
         const double scale = std::pow(10.0, static_cast<double>(rng.integer(-100, 100)));
         for (int i = 0; i < kOrder * kOrder; ++i) a[i] *= scale;
@@ -84,7 +86,17 @@ class SmallSolves : public kopt_bench::Problem {
       for (int r = 0; r < order; ++r) a[r * order + r] += 2.0 * order;
       std::rotate(a, a + order, a + order * order);
       for (int r = 0; r < order; ++r) a[r * order + r] = 0.0;
+      scale_system(rng, a, b_.data() + s * order, order);
     }
+  }
+
+  // Half the time, multiplies a system (its matrix and right-hand side) by 10^-100 .. 10^100:
+  // the solution is the same, and pivoting must not compare entries with a fixed threshold.
+  static void scale_system(kopt_bench::Rng& rng, double* a, double* b, int order) {
+    if (rng.next() % 2) return;
+    const double scale = std::pow(10.0, static_cast<double>(rng.integer(-100, 100)));
+    for (int i = 0; i < order * order; ++i) a[i] *= scale;
+    for (int r = 0; r < order; ++r) b[r] *= scale;
   }
 
   // An order from 5..kMaxOrder that divides 4n, so that its systems fill x, within

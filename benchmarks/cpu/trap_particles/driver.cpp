@@ -16,6 +16,8 @@ class TrapParticles : public kopt_bench::Problem {
     rng.fill(vel_, -0.5, 0.5);
     rng.fill(mass_, 1.0, 4.0);
     rng.fill(charge_, -2.0, 2.0);
+    for (double& q : charge_)
+      if (rng.next() % 4 == 0) q = 0.0;  // Uncharged particles among charged ones.
     dt_ = rng.uniform(0.005, 0.02);
     steps_ = 50;
     // kernel.h takes any trap strength and drag: a kernel that hard-codes the ones a driver
@@ -28,7 +30,8 @@ class TrapParticles : public kopt_bench::Problem {
   // n % 8 more than a multiple of 8 (past the 50 of every other call; the sizes checked bring
   // up every remainder), a
   // stiffness from -5 to 20 (a repelling trap included) and a drag from 0 to 3.
-  int edge_cases() const override { return 4; }
+  // 4: no drag with the usual charges and positions, and no trap at all (stiffness 0) at odd n.
+  int edge_cases() const override { return 5; }
   void fill_edge(kopt_bench::Rng& rng, int k) override {
     fill(rng);
     steps_ = k == 0 ? 0 : (k == 1 ? 1 : 7);
@@ -38,6 +41,10 @@ class TrapParticles : public kopt_bench::Problem {
       drag_ = 0;
     }
     if (k == 2) dt_ = 0.2;
+    if (k == 4) {
+      drag_ = 0;
+      if (n_ % 2) stiffness_ = 0;
+    }
     if (k == 3) {
       steps_ = static_cast<int>(51 + 8 * rng.integer(0, 20) + n_ % 8);
       stiffness_ = rng.uniform(-5.0, 20.0);
