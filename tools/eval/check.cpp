@@ -117,11 +117,13 @@ std::vector<CheckInput> plan_inputs(const SizePlan& plan, const std::vector<uint
   return inputs;
 }
 
+// The case at `size` after a side failed: the original's failure is an error of the setup (or
+// no GPU), the candidate's its own category.
 CheckCase failed_call(CheckSides& sides, long size) {
   DriverSession &original = *sides.original, &candidate = *sides.candidate;
   if (original.failed())
     return fail_case(
-        size, "error",
+        size, original.failure().category == "no-gpu" ? "no-gpu" : "error",
         fmt::format("the original itself fails at size {}: {}", size, original.failure().reason));
   return fail_case(size, candidate.failure().category,
                    fmt::format("size {}: {}", size, candidate.failure().reason));
@@ -139,14 +141,8 @@ CheckCase check_size(const Benchmark& bench, CheckSides& sides, const std::vecto
   for (int pass = 0; pass < 2; ++pass) {
     inputs = plan_inputs(plan, seeds, std::max(0, edges));
     per_block = std::max<size_t>(1, std::min(plan.per_block, inputs.size()));
-    DriverSession::setup_all({&original, &candidate}, size, static_cast<int>(per_block));
-    if (original.failed())
-      return fail_case(
-          size, original.failure().category == "no-gpu" ? "no-gpu" : "error",
-          fmt::format("the original itself fails at size {}: {}", size, original.failure().reason));
-    if (candidate.failed())
-      return fail_case(size, candidate.failure().category,
-                       fmt::format("size {}: {}", size, candidate.failure().reason));
+    if (!DriverSession::setup_all({&original, &candidate}, size, static_cast<int>(per_block)))
+      return failed_call(sides, size);
     if (original.edge_cases() == edges) break;
     edges = original.edge_cases();
   }

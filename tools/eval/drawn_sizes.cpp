@@ -51,16 +51,19 @@ long four_times_the_work(const Benchmark& bench) {
     return true;
   };
   if (!within(2 * time)) return 2 * time;
-  long lo = 2 * time, hi = 16 * time;  // within(lo)
-  if (within(hi)) return hi;
-  while (hi - lo > 1) {
-    const long mid = lo + (hi - lo) / 2;
-    (within(mid) ? lo : hi) = mid;
-  }
-  return lo;
+  return largest_size_where(2 * time, 16 * time, within);
 }
 
 }  // namespace
+
+long largest_size_where(long lo, long hi, const std::function<bool(long)>& holds) {
+  if (holds(hi)) return hi;
+  while (hi - lo > 1) {  // holds(lo), !holds(hi)
+    const long mid = lo + (hi - lo) / 2;
+    (holds(mid) ? lo : hi) = mid;
+  }
+  return lo;
+}
 
 std::vector<long> sizes_to_check(const Benchmark& bench, uint64_t seed) {
   std::vector<long> sizes = bench.check_sizes;

@@ -5,6 +5,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 #include "tools/benchmark/benchmark.h"
@@ -22,6 +23,10 @@ inline constexpr int kDrawnSizes = 8;
 /// leaving out sizes already listed and any the benchmark's named sizes refuse. Only the
 /// manifest's list when it says "draw": false.
 std::vector<long> sizes_to_check(const Benchmark& bench, uint64_t seed);
+
+/// The largest n in [lo, hi] for which `holds` (true at lo, false from some n on) is true, by
+/// bisection.
+long largest_size_where(long lo, long hi, const std::function<bool(long)>& holds);
 
 /// A size past the largest check size, and how many of the evaluation's seeds it is checked
 /// with (its calls cost up to a few timed calls, so not every seed and no edge case).

@@ -8,7 +8,7 @@
 #include <fmt/format.h>
 
 #include "tools/benchmark/expression.h"
-#include "tools/eval/drawn_sizes.h"
+#include "tools/eval/check_plans.h"
 #include "tools/eval/driver_session.h"
 #include "tools/eval/file_protocol.h"
 #include "tools/eval/plausibility.h"
@@ -73,58 +73,19 @@ struct Binaries {
   std::filesystem::path original, baseline, candidate;
 };
 
-// The sizes checked first: the manifest's and those drawn below its largest, every seed and
-// edge case in one block per side, and one more problem called twice on the same buffers; without
-// timing the time size too (once per seed), since timed calls are checked and untimed ones must be
-// as well.
-std::vector<SizePlan> check_plans(const Benchmark& bench, uint64_t seed, bool untimed) {
-  std::vector<SizePlan> plans;
-  for (long n : sizes_to_check(bench, seed)) plans.push_back({n, SIZE_MAX, true, SIZE_MAX, true});
-  if (untimed && std::none_of(plans.begin(), plans.end(),
-                              [&](const SizePlan& p) { return p.size == bench.time_size; }))
-    plans.push_back({bench.time_size, SIZE_MAX, true, 2});
-  return plans;
-}
-
-// What is checked once those pass: the edge cases at the time size when the time size was not
-// among them (the timed calls get seeds only), in blocks of two calls; then the sizes drawn past
-// the largest check size, their few seeds in one block.
-std::vector<SizePlan> later_plans(const Benchmark& bench, uint64_t seed,
-                                  const std::vector<SizePlan>& checked) {
-  std::vector<SizePlan> plans;
-  if (std::none_of(checked.begin(), checked.end(),
-                   [&](const SizePlan& p) { return p.size == bench.time_size; }))
-    plans.push_back({bench.time_size, 0, true, 2});
-  for (const LargeSize& large : large_sizes_to_check(bench, seed))
-    plans.push_back({large.size, large.seeds, false});
-  return plans;
-}
-
 // An OpenMP kernel is timed with one thread per hardware thread, but kernel.h promises its
 // result whatever the count: a kernel that splits the work by a fixed count (thread 0 the first
 // half, thread 1 the second), keeps per-thread state for a few threads or takes a serial path
-// of its own with one thread is wrong with another. In fresh sessions with 1 thread, with twice
-// the machine's and three more, and with four times and nine more (1, 7 and 17 on two cores),
-// the manifest's check sizes are checked again with one seed and every edge case (one block
-// per size), and the largest size drawn below the time size with one seed.
+// of its own with one thread is wrong with another. It is checked again in fresh sessions at
+// other thread counts (check_plans.h says which, and with what).
 void check_thread_counts(const ExecutionContext& ctx, const Benchmark& bench,
-                         const Binaries& binaries, const std::vector<SizePlan>& plans,
-                         Evaluation& e) {
+                         const Binaries& binaries, Evaluation& e) {
   if (bench.language != Language::openmp) return;
-  std::vector<SizePlan> again;
-  for (const SizePlan& plan : plans)
-    if (plan.size != bench.time_size &&
-        std::find(bench.check_sizes.begin(), bench.check_sizes.end(), plan.size) !=
-            bench.check_sizes.end())
-      again.push_back({plan.size, 1, true, SIZE_MAX});
-  long widest = 0;  // The largest drawn below the time size, where a kernel's threads split most.
-  for (const LargeSize& large : large_sizes_to_check(bench, e.check_seeds.front()))
-    if (large.size < bench.time_size) widest = std::max(widest, large.size);
-  if (widest > 0) again.push_back({widest, 1, false, SIZE_MAX});
+  const std::vector<SizePlan> again = thread_recheck_plans(bench, e.check_seeds.front());
   const auto given = ctx.run_env.find("OMP_NUM_THREADS");
   const int machine =
       given == ctx.run_env.end() ? 1 : std::max(1, std::atoi(given->second.c_str()));
-  for (int threads : {1, 2 * machine + 3, 4 * machine + 9}) {
+  for (int threads : recheck_thread_counts(machine)) {
     ExecutionContext other = ctx;
     other.run_env["OMP_NUM_THREADS"] = std::to_string(threads);
     DriverSession original(other, bench, binaries.original, memory_limit(bench));
@@ -178,7 +139,7 @@ void check_and_time(const ExecutionContext& ctx, const Benchmark& bench, const E
   e.check->atol = bench.atol;
   if (e.check->ok)
     check_more(ctx, bench, sides, later_plans(bench, e.check_seeds.front(), plans), *e.check);
-  if (e.check->ok) check_thread_counts(ctx, bench, binaries, plans, e);
+  if (e.check->ok) check_thread_counts(ctx, bench, binaries, e);
   if (!e.check->ok) return judge_check(e);
   if (!request.time)
     return set_verdict(e, verdict::kCorrect, "",

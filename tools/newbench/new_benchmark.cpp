@@ -1,9 +1,11 @@
 #include "tools/newbench/new_benchmark.h"
 
 #include <algorithm>
+#include <functional>
 #include <nlohmann/json.hpp>
 #include <regex>
 
+#include "tools/eval/drawn_sizes.h"
 #include "tools/newbench/calibrate.h"
 #include "tools/newbench/driver_writer.h"
 #include "tools/newbench/kernel_text.h"
@@ -42,15 +44,9 @@ bool allowed_scale(const KernelSignature& sig, long n) {
 // The largest n in [time, 2 time] within the kernel's limits (memory, constant dimensions), as
 // manifest size.max, or 0 when 2 time is allowed: the check draws a size up to twice the time
 // size, and past a limit the original itself would fail or write out of bounds.
-template <class Allowed>
-long largest_allowed(long time, const Allowed& allowed) {
+long largest_allowed(long time, const std::function<bool(long)>& allowed) {
   if (allowed(2 * time)) return 0;
-  long lo = time, hi = 2 * time;  // allowed(lo), !allowed(hi)
-  while (hi - lo > 1) {
-    const long mid = lo + (hi - lo) / 2;
-    (allowed(mid) ? lo : hi) = mid;
-  }
-  return lo;
+  return largest_size_where(time, 2 * time, allowed);
 }
 
 Status check_request(const NewBenchmarkRequest& r, const fs::path& dir) {

@@ -1,0 +1,100 @@
+// The sizes an evaluation draws beside the manifest's: their ranges, one of each remainder
+// modulo 8, the seed that decides them, and the manifest's size.draw and size.max.
+#include "tools/eval/drawn_sizes.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <set>
+
+#include "tools/eval/check_plans.h"
+
+namespace kopt {
+namespace {
+
+Benchmark linear(long top, long time) {
+  Benchmark b;
+  b.check_sizes = {1, 7, top};
+  b.time_size = time;
+  b.flops = "2*n";
+  b.bytes = "16*n";
+  return b;
+}
+
+std::vector<long> drawn_part(const Benchmark& b, uint64_t seed) {
+  const std::vector<long> all = sizes_to_check(b, seed);
+  return {all.begin() + static_cast<long>(b.check_sizes.size()), all.end()};
+}
+
+TEST(DrawnSizesTest, BelowTheLargestCheckSizeEveryRemainderModulo8ComesUp) {
+  const Benchmark b = linear(4099, 1 << 22);
+  for (uint64_t seed : {1u, 2u, 3u, 99u}) {
+    const std::vector<long> drawn = drawn_part(b, seed);
+    std::set<long> remainders;
+    for (long n : drawn) {
+      EXPECT_GE(n, 2);
+      EXPECT_LE(n, 4099);
+      EXPECT_EQ(std::count(b.check_sizes.begin(), b.check_sizes.end(), n), 0) << n;
+      remainders.insert(n % 8);
+    }
+    EXPECT_EQ(remainders.size(), 8u) << "seed " << seed;
+  }
+}
+
+TEST(DrawnSizesTest, TheSeedDecidesTheSizes) {
+  const Benchmark b = linear(4099, 1 << 22);
+  EXPECT_EQ(sizes_to_check(b, 42), sizes_to_check(b, 42));
+  EXPECT_NE(sizes_to_check(b, 42), sizes_to_check(b, 43));
+}
+
+TEST(DrawnSizesTest, LargeSizesLieBetweenTheCheckSizesAndPastTheTimeSize) {
+  const Benchmark b = linear(4099, 1 << 22);
+  const std::vector<LargeSize> large = large_sizes_to_check(b, 7);
+  ASSERT_EQ(large.size(), static_cast<size_t>(kDrawnSizes) + 1);
+  std::set<long> remainders;
+  for (size_t i = 0; i + 1 < large.size(); ++i) {
+    EXPECT_GT(large[i].size, 4099);
+    EXPECT_LT(large[i].size, 1 << 22);
+    remainders.insert(large[i].size % 8);
+  }
+  EXPECT_EQ(remainders.size(), 8u);
+  // Past the next power of two above the time size, within four times its work.
+  EXPECT_GT(large.back().size, 1L << 23);
+  EXPECT_LE(large.back().size, 4L << 22);
+  EXPECT_EQ(large.back().seeds, 1u);
+}
+
+TEST(DrawnSizesTest, SizeMaxBoundsTheSizeAboveTheTimeSize) {
+  Benchmark b = linear(100, 1000);
+  b.max_size = 1200;
+  for (uint64_t seed = 0; seed < 20; ++seed)
+    for (const LargeSize& large : large_sizes_to_check(b, seed)) EXPECT_LE(large.size, 1200);
+}
+
+TEST(DrawnSizesTest, DrawFalseLeavesTheManifestsListAlone) {
+  Benchmark b = linear(4099, 1 << 22);
+  b.draw_sizes = false;
+  EXPECT_EQ(sizes_to_check(b, 5), b.check_sizes);
+  EXPECT_TRUE(large_sizes_to_check(b, 5).empty());
+}
+
+TEST(DrawnSizesTest, LargestSizeWhereFindsTheEdgeOfAMonotonePredicate) {
+  EXPECT_EQ(largest_size_where(10, 1000, [](long n) { return n * n <= 90000; }), 300);
+  EXPECT_EQ(largest_size_where(10, 1000, [](long) { return true; }), 1000);
+}
+
+TEST(DrawnSizesTest, OpenMPRechecksUseTheManifestsSizesAndTheWidestDrawnOne) {
+  const Benchmark b = linear(4099, 1 << 22);
+  const std::vector<SizePlan> plans = thread_recheck_plans(b, 7);
+  ASSERT_EQ(plans.size(), 4u);
+  for (size_t i = 0; i < 3; ++i) {
+    EXPECT_EQ(plans[i].size, b.check_sizes[i]);
+    EXPECT_TRUE(plans[i].edges);
+  }
+  EXPECT_GT(plans.back().size, 4099);
+  EXPECT_FALSE(plans.back().edges);
+  EXPECT_EQ(recheck_thread_counts(2), (std::vector<int>{1, 7, 17}));
+}
+
+}  // namespace
+}  // namespace kopt

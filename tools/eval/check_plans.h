@@ -1,0 +1,35 @@
+// What the check of a CPU benchmark runs, size by size (SizePlan): the sizes the evaluation's
+// seed draws beside the manifest's, the edge cases at the time size, the large sizes, and the
+// re-checks of an OpenMP kernel at other thread counts.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "tools/benchmark/benchmark.h"
+#include "tools/eval/check.h"
+
+namespace kopt {
+
+/// The sizes checked first: the manifest's and those drawn below its largest, every seed and
+/// edge case in one block per side, and one more problem called twice on the same buffers;
+/// `untimed`, the time size too (once per seed), since timed calls are checked and untimed ones
+/// must be as well.
+std::vector<SizePlan> check_plans(const Benchmark& bench, uint64_t seed, bool untimed);
+
+/// What is checked once `checked` passed: the edge cases at the time size when it was not
+/// among them (the timed calls get seeds only), in blocks of two calls; then the sizes drawn
+/// past the largest check size, their few seeds in one block.
+std::vector<SizePlan> later_plans(const Benchmark& bench, uint64_t seed,
+                                  const std::vector<SizePlan>& checked);
+
+/// What an OpenMP kernel is checked again with at each of recheck_thread_counts: the
+/// manifest's check sizes with one seed and every edge case (one block per size), and the
+/// largest size drawn below the time size with one seed.
+std::vector<SizePlan> thread_recheck_plans(const Benchmark& bench, uint64_t seed);
+
+/// The thread counts of those re-checks on a machine timed with `machine` threads: 1, twice
+/// as many and three more, four times as many and nine more (1, 7 and 17 on two cores).
+std::vector<int> recheck_thread_counts(int machine);
+
+}  // namespace kopt
