@@ -38,7 +38,8 @@ std::vector<long> drawn_sizes(const Benchmark& bench, std::mt19937_64& rng, long
 }
 
 // The largest n whose work (flops and bytes, as the manifest counts them) is at most four
-// times the time size's, up to 16 times the time size; twice the time size when the manifest's
+// times the time size's, up to kLargestDrawnMultiple times the time size; twice the time size
+// when the manifest's
 // work cannot be evaluated.
 long four_times_the_work(const Benchmark& bench) {
   const long time = bench.time_size;
@@ -51,7 +52,7 @@ long four_times_the_work(const Benchmark& bench) {
     return true;
   };
   if (!within(2 * time)) return 2 * time;
-  return largest_size_where(2 * time, 16 * time, within);
+  return largest_size_where(2 * time, kLargestDrawnMultiple * time, within);
 }
 
 }  // namespace

@@ -24,6 +24,9 @@ inline constexpr int kDrawnSizes = 8;
 /// manifest's list when it says "draw": false.
 std::vector<long> sizes_to_check(const Benchmark& bench, uint64_t seed);
 
+/// No drawn size is more than this many times the time size.
+inline constexpr long kLargestDrawnMultiple = 16;
+
 /// The largest n in [lo, hi] for which `holds` (true at lo, false from some n on) is true, by
 /// bisection.
 long largest_size_where(long lo, long hi, const std::function<bool(long)>& holds);

@@ -41,12 +41,13 @@ bool allowed_scale(const KernelSignature& sig, long n) {
   return bytes <= kMaxBytes;
 }
 
-// The largest n in [time, 2 time] within the kernel's limits (memory, constant dimensions), as
-// manifest size.max, or 0 when 2 time is allowed: the check draws a size up to twice the time
-// size, and past a limit the original itself would fail or write out of bounds.
+// The largest n within the kernel's limits (memory, constant dimensions) up to the largest
+// size the check may draw, as manifest size.max, or 0 when that size is allowed: past a limit
+// the original itself would fail or write out of bounds.
 long largest_allowed(long time, const std::function<bool(long)>& allowed) {
-  if (allowed(2 * time)) return 0;
-  return largest_size_where(time, 2 * time, allowed);
+  const long widest = kLargestDrawnMultiple * time;
+  if (allowed(widest)) return 0;
+  return largest_size_where(time, widest, allowed);
 }
 
 Status check_request(const NewBenchmarkRequest& r, const fs::path& dir) {
