@@ -83,30 +83,67 @@ inline void reply(const std::string& line) {
   }
 }
 
-/// Reads command lines from fd 0; empty at the end of input.
+/// Reads command lines from fd 0; empty at the end of input. No text of a command is left in
+/// memory once it is read (forget() wipes even the words handed out), so a block's process,
+/// forked from this one, cannot read what its block was asked for: a check from a timed call,
+/// an edge case from a seed, the seeds themselves.
 class Commands {
  public:
   std::vector<std::string> next() {
     size_t end;
-    while ((end = pending_.find('\n')) == std::string::npos) {
-      char buffer[4096];
-      const ssize_t n = read(kCommandFd, buffer, sizeof buffer);
+    while ((end = find_newline()) == kNone) {
+      if (pending_.size() - used_ < sizeof read_buffer_) grow();
+      const ssize_t n = read(kCommandFd, read_buffer_, sizeof read_buffer_);
       if (n <= 0) return {};
-      pending_.append(buffer, static_cast<size_t>(n));
+      std::memcpy(pending_.data() + used_, read_buffer_, static_cast<size_t>(n));
+      wipe(read_buffer_, sizeof read_buffer_);
+      used_ += static_cast<size_t>(n);
     }
-    std::string line = pending_.substr(0, end);
-    pending_.erase(0, end + 1);
-    std::vector<std::string> words;
-    for (size_t at = 0; at < line.size();) {
-      const size_t space = std::min(line.find(' ', at), line.size());
-      if (space > at) words.push_back(line.substr(at, space - at));
+    std::vector<std::string> words;  // Reserved: a reallocation would free copies unwiped.
+    words.reserve(static_cast<size_t>(std::count(pending_.begin(), pending_.begin() + end, ' ')) +
+                  1);
+    for (size_t at = 0; at < end;) {
+      size_t space = at;
+      while (space < end && pending_[space] != ' ') ++space;
+      if (space > at) words.emplace_back(pending_.data() + at, space - at);
       at = space + 1;
     }
+    // The line leaves the buffer; what followed it moves up, and the bytes it leaves are wiped.
+    std::memmove(pending_.data(), pending_.data() + end + 1, used_ - end - 1);
+    wipe(pending_.data() + used_ - end - 1, end + 1);
+    used_ -= end + 1;
     return words.empty() ? std::vector<std::string>{""} : words;
   }
 
+  /// Wipes the words of a command once they are read, before their memory is freed.
+  static void forget(std::vector<std::string>& words) {
+    for (auto& word : words) wipe(word.data(), word.size());
+  }
+
  private:
-  std::string pending_;
+  static constexpr size_t kNone = static_cast<size_t>(-1);
+  static constexpr size_t kChunk = 1 << 16;
+
+  // A larger buffer; the old one is wiped before it is freed.
+  void grow() {
+    std::vector<char> bigger(pending_.size() + kChunk);
+    std::memcpy(bigger.data(), pending_.data(), used_);
+    wipe(pending_.data(), pending_.size());
+    pending_.swap(bigger);
+  }
+  size_t find_newline() const {
+    for (size_t i = 0; i < used_; ++i)
+      if (pending_[i] == '\n') return i;
+    return kNone;
+  }
+  static void wipe(char* at, size_t bytes) {
+    volatile char* p = at;  // Not an optimizable store: the memory is read by no one after.
+    for (size_t i = 0; i < bytes; ++i) p[i] = 0;
+  }
+
+  std::vector<char> pending_;  // Text read and not yet taken: used_ bytes.
+  size_t used_ = 0;
+  char read_buffer_[4096] = {};
 };
 
 /// Where one input comes from: a seed kopt chose for this call, and the edge case to generate
@@ -230,21 +267,13 @@ class Session {
   }
 
   /// Fills the inputs here, then runs the block in a child and reports how it ended.
-  void run(const std::vector<std::string>& words, Commands& commands) {
+  void run(std::vector<std::string>& words, Commands& commands) {
     if (words.size() < 2 || words.size() - 1 > problems_.size())
       fail("run needs between 1 and " + std::to_string(problems_.size()) + " inputs");
     const size_t filled = words.size() - 1;
     std::vector<std::pair<size_t, uint64_t>> again;
-    for (size_t i = 0; i < filled; ++i) {
-      const InputSpec spec = parse_input(words[i + 1], problems_[i]->P::edge_cases());
-      if (spec.again) again.emplace_back(i, spec.then);
-      Rng rng(spec.seed);
-      if (spec.edge < 0)
-        problems_[i]->P::fill(rng);
-      else
-        problems_[i]->P::fill_edge(rng, static_cast<int>(spec.edge));
-      poison(problems_[i]->outputs());
-    }
+    fill_inputs(words, again);
+    Commands::forget(words);
     const pid_t child = fork();
     if (child < 0) fail("cannot fork the block's process");
     if (child == 0) call_block(filled, again, commands);
@@ -258,9 +287,34 @@ class Session {
   }
 
  private:
+  /// Fills problem i from the input words[i + 1] and poisons its outputs; `again` gets the
+  /// problems to fill and call once more. A function of its own, so that the specs it parses
+  /// lie in a stack frame the block's process wipes.
+  [[gnu::noinline]] void fill_inputs(const std::vector<std::string>& words,
+                                     std::vector<std::pair<size_t, uint64_t>>& again) {
+    for (size_t i = 0; i + 1 < words.size(); ++i) {
+      const InputSpec spec = parse_input(words[i + 1], problems_[i]->P::edge_cases());
+      if (spec.again) again.emplace_back(i, spec.then);
+      Rng rng(spec.seed);
+      if (spec.edge < 0)
+        problems_[i]->P::fill(rng);
+      else
+        problems_[i]->P::fill_edge(rng, static_cast<int>(spec.edge));
+      poison(problems_[i]->outputs());
+    }
+  }
+
+  /// Zeroes the stack below the caller's frame, where the frames of the fill (the parsed
+  /// inputs, the generator's state) lay.
+  [[gnu::noinline]] static void wipe_dead_stack() {
+    volatile unsigned char pad[1 << 16];
+    for (size_t i = 0; i < sizeof pad; ++i) pad[i] = 0;
+  }
+
   /// The child: from here on the kernel may run. It never returns.
   [[noreturn]] void call_block(size_t filled, const std::vector<std::pair<size_t, uint64_t>>& again,
                                Commands& commands) {
+    wipe_dead_stack();
     install_syscall_filter({kReplyFd}, {kCommandFd});
     for (size_t i = 0; i < filled; ++i) touch_pages(problems_[i]->outputs());
     start_thread_pool();
@@ -301,7 +355,7 @@ int serve() {
   prime_allocator();
   reply("hello kopt-driver/4 " + std::to_string(thread_count()));
   while (true) {
-    const std::vector<std::string> words = commands.next();
+    std::vector<std::string> words = commands.next();
     if (words.empty() || words[0] == "exit") return 0;
     if (words[0] == "setup")
       session.setup(words);

@@ -83,16 +83,19 @@ TEST(DrawnSizesTest, LargestSizeWhereFindsTheEdgeOfAMonotonePredicate) {
   EXPECT_EQ(largest_size_where(10, 1000, [](long) { return true; }), 1000);
 }
 
-TEST(DrawnSizesTest, OpenMPRechecksUseTheManifestsSizesAndTheWidestDrawnOne) {
+TEST(DrawnSizesTest, OpenMPRechecksUseTheManifestsSizesTheWidestDrawnOneAndTheTimeSize) {
   const Benchmark b = linear(4099, 1 << 22);
   const std::vector<SizePlan> plans = thread_recheck_plans(b, 7);
-  ASSERT_EQ(plans.size(), 4u);
+  ASSERT_EQ(plans.size(), 5u);
   for (size_t i = 0; i < 3; ++i) {
     EXPECT_EQ(plans[i].size, b.check_sizes[i]);
     EXPECT_TRUE(plans[i].edges);
   }
-  EXPECT_GT(plans.back().size, 4099);
-  EXPECT_FALSE(plans.back().edges);
+  EXPECT_GT(plans[3].size, 4099);
+  EXPECT_LT(plans[3].size, 1L << 22);
+  EXPECT_FALSE(plans[3].edges);
+  EXPECT_EQ(plans[4].size, 1L << 22);  // The time size, where the timed calls run.
+  EXPECT_EQ(plans[4].seeds, 1u);
   EXPECT_EQ(recheck_thread_counts(2), (std::vector<int>{1, 7, 17}));
 }
 

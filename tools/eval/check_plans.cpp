@@ -26,8 +26,14 @@ std::vector<SizePlan> later_plans(const Benchmark& bench, uint64_t seed,
                                   const std::vector<SizePlan>& checked) {
   std::vector<SizePlan> plans;
   if (!has_size(checked, bench.time_size)) plans.push_back({bench.time_size, 0, true, 2});
-  for (const LargeSize& large : large_sizes_to_check(bench, seed))
-    plans.push_back({large.size, large.seeds, false});
+  // The first drawn past the check sizes (the smallest, the cheapest) also with every edge
+  // case: a kernel's large path must take the hard inputs too (a tap table of 201 used only
+  // for n > 4099 passed while no edge case ran there).
+  bool edges = true;
+  for (const LargeSize& large : large_sizes_to_check(bench, seed)) {
+    plans.push_back({large.size, large.seeds, edges && large.size < bench.time_size, 2});
+    edges = false;
+  }
   return plans;
 }
 
@@ -39,6 +45,7 @@ std::vector<SizePlan> thread_recheck_plans(const Benchmark& bench, uint64_t seed
   for (const LargeSize& large : large_sizes_to_check(bench, seed))
     if (large.size < bench.time_size) widest = std::max(widest, large.size);
   if (widest > 0) plans.push_back({widest, 1, false, SIZE_MAX});
+  plans.push_back({bench.time_size, 1, false, SIZE_MAX});  // Where the timed calls run.
   return plans;
 }
 

@@ -19,13 +19,15 @@ std::vector<SizePlan> check_plans(const Benchmark& bench, uint64_t seed, bool un
 
 /// What is checked once `checked` passed: the edge cases at the time size when it was not
 /// among them (the timed calls get seeds only), in blocks of two calls; then the sizes drawn
-/// past the largest check size, their few seeds in one block.
+/// past the largest check size, their few seeds in one block, the smallest of them with every
+/// edge case too.
 std::vector<SizePlan> later_plans(const Benchmark& bench, uint64_t seed,
                                   const std::vector<SizePlan>& checked);
 
 /// What an OpenMP kernel is checked again with at each of recheck_thread_counts: the
-/// manifest's check sizes with one seed and every edge case (one block per size), and the
-/// largest size drawn below the time size with one seed.
+/// manifest's check sizes with one seed and every edge case (one block per size), the largest
+/// size drawn below the time size and the time size itself with one seed each (a kernel whose
+/// threads share a fixed table only at the time size was right at the machine's count alone).
 std::vector<SizePlan> thread_recheck_plans(const Benchmark& bench, uint64_t seed);
 
 /// The thread counts of those re-checks on a machine timed with `machine` threads: 1, twice

@@ -84,6 +84,9 @@ struct Evaluation {
   std::string reason;    ///< One line for people and models.
   std::vector<uint64_t> check_seeds;
   uint64_t timing_seed = 0;
+  /// Seeds the sizes drawn beside the manifest's (drawn_sizes.h): never sent to a driver, so a
+  /// kernel that recovers its inputs' seeds cannot work out which sizes will be checked.
+  uint64_t size_seed = 0;
   BuildOutcome build;
   std::string original_remarks;  ///< The original's vectorization remarks, from its build.
   std::optional<CheckOutcome> check;

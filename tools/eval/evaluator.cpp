@@ -24,7 +24,8 @@ namespace {
 
 std::vector<uint64_t> draw_seeds(std::mt19937_64& rng, int count) {
   std::vector<uint64_t> seeds;
-  for (int i = 0; i < count; ++i) seeds.push_back(rng() % 1000000000);
+  // 63 bits, as every timed call's (FreshSeeds): a check seed must not look unlike a timed one.
+  for (int i = 0; i < count; ++i) seeds.push_back(rng() >> 1);
   return seeds;
 }
 
@@ -81,7 +82,7 @@ struct Binaries {
 void check_thread_counts(const ExecutionContext& ctx, const Benchmark& bench,
                          const Binaries& binaries, Evaluation& e) {
   if (bench.language != Language::openmp) return;
-  const std::vector<SizePlan> again = thread_recheck_plans(bench, e.check_seeds.front());
+  const std::vector<SizePlan> again = thread_recheck_plans(bench, e.size_seed);
   const auto given = ctx.run_env.find("OMP_NUM_THREADS");
   const int machine =
       given == ctx.run_env.end() ? 1 : std::max(1, std::atoi(given->second.c_str()));
@@ -127,7 +128,7 @@ void check_and_time(const ExecutionContext& ctx, const Benchmark& bench, const E
                        "the original's driver does not start: " + original.failure().reason);
   DriverSession candidate(ctx, bench, binaries.candidate, memory_limit(bench));
   CheckSides sides{&original, &candidate};
-  const std::vector<SizePlan> plans = check_plans(bench, e.check_seeds.front(), !request.time);
+  const std::vector<SizePlan> plans = check_plans(bench, e.size_seed, !request.time);
   e.check = candidate.failed() ? CheckOutcome{false,
                                               candidate.failure().category,
                                               candidate.failure().reason,
@@ -137,8 +138,7 @@ void check_and_time(const ExecutionContext& ctx, const Benchmark& bench, const E
                                : check_candidate(ctx, bench, sides, e.check_seeds, plans);
   e.check->rtol = bench.rtol;
   e.check->atol = bench.atol;
-  if (e.check->ok)
-    check_more(ctx, bench, sides, later_plans(bench, e.check_seeds.front(), plans), *e.check);
+  if (e.check->ok) check_more(ctx, bench, sides, later_plans(bench, e.size_seed, plans), *e.check);
   if (e.check->ok) check_thread_counts(ctx, bench, binaries, e);
   if (!e.check->ok) return judge_check(e);
   if (!request.time)
@@ -166,7 +166,8 @@ void check_and_time_with_files(const ExecutionContext& ctx, const Benchmark& ben
                                const Binaries& binaries, Evaluation& e) {
   {
     const TimingLease work("kopt: checking " + bench.name, -1, LeaseKind::work);
-    e.check = check_with_files(ctx, bench, binaries.original, binaries.candidate, e.check_seeds);
+    e.check = check_with_files(ctx, bench, binaries.original, binaries.candidate, e.check_seeds,
+                               e.size_seed);
   }
   e.check->rtol = bench.rtol;
   e.check->atol = bench.atol;
@@ -243,6 +244,7 @@ Evaluation LocalEvaluator::evaluate(const Benchmark& bench, const EvalRequest& r
   std::mt19937_64 rng(request.seed ? *request.seed : unpredictable_u64());
   e.check_seeds = draw_seeds(rng, bench.seeds);
   e.timing_seed = draw_seeds(rng, 1).front();
+  e.size_seed = request.seed ? rng() : unpredictable_u64();
   const ProgressFn report = progress ? progress : [](const std::string&) {};
   if (bench.is_program())
     evaluate_program(ctx_, bench, request, report, e);

@@ -76,8 +76,8 @@ CheckCase check_size(const ExecutionContext& ctx, const Benchmark& bench,
 CheckOutcome check_with_files(const ExecutionContext& ctx, const Benchmark& bench,
                               const std::filesystem::path& original,
                               const std::filesystem::path& candidate,
-                              const std::vector<uint64_t>& seeds) {
-  const std::vector<long> sizes = sizes_to_check(bench, seeds.empty() ? 0 : seeds.front());
+                              const std::vector<uint64_t>& seeds, uint64_t size_seed) {
+  const std::vector<long> sizes = sizes_to_check(bench, size_seed);
   return check_sizes(sizes, seeds, [&](long size) {
     return check_size(ctx, bench, original, candidate, seeds, size);
   });

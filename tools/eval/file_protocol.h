@@ -13,11 +13,12 @@
 
 namespace kopt {
 
-/// The correctness stage over the file protocol: one process per size and side.
+/// The correctness stage over the file protocol: one process per size and side, at the
+/// manifest's sizes and those `size_seed` draws.
 CheckOutcome check_with_files(const ExecutionContext& ctx, const Benchmark& bench,
                               const std::filesystem::path& original,
                               const std::filesystem::path& candidate,
-                              const std::vector<uint64_t>& seeds);
+                              const std::vector<uint64_t>& seeds, uint64_t size_seed);
 
 /// The timing stage over the file protocol: processes alternate A B, B A; the outputs of a few
 /// timed calls per process are compared with `reference`.

@@ -29,7 +29,8 @@ class FreshSeeds {
   std::vector<uint64_t> next(int count) {
     std::vector<uint64_t> seeds;
     while (static_cast<int>(seeds.size()) < count) {
-      const uint64_t s = first_pending_ ? first_ : unpredictable_u64();
+      // 63 bits, as the check's seeds (the evaluator's draw_seeds): no range tells them apart.
+      const uint64_t s = first_pending_ ? first_ : unpredictable_u64() >> 1;
       first_pending_ = false;
       if (used_.insert(s).second) seeds.push_back(s);
     }
