@@ -218,6 +218,58 @@ inline void touch_pages(const std::vector<OutputView>& outputs) {
   }
 }
 
+/// The outputs' whole pages, shared between the serving process and each block's child: the
+/// child writes its results straight into them, where it would otherwise first copy every page
+/// the fork left shared (tens of megabytes a block at the time size, the largest part of kopt's
+/// own cost). Only pages that hold nothing but one output's elements are shared (the partial
+/// pages at either end stay private, with the allocator's headers), never an in/out buffer (an
+/// input); the serving process poisons every output of every problem before each block, so no
+/// block leaves anything there for the next. Before the problems are freed, the ranges become
+/// private memory again, so that whatever the allocator puts there later is never shared.
+class SharedOutputs {
+ public:
+  SharedOutputs() = default;
+  SharedOutputs(const SharedOutputs&) = delete;
+  SharedOutputs& operator=(const SharedOutputs&) = delete;
+  ~SharedOutputs() { release(); }
+
+  void share(const std::vector<OutputView>& outputs) {
+    constexpr uintptr_t kSmallest = 64 * 1024;  // Below this, the copies cost little.
+    const auto page = static_cast<uintptr_t>(sysconf(_SC_PAGESIZE));
+    for (const auto& out : outputs) {
+      if (out.inout) continue;
+      const auto at = reinterpret_cast<uintptr_t>(out.data);
+      const uintptr_t begin = (at + page - 1) / page * page;
+      const uintptr_t end = (at + out.count * out.element_size) / page * page;
+      if (end <= begin || end - begin < kSmallest) continue;
+      share_range(reinterpret_cast<void*>(begin), end - begin);
+    }
+  }
+
+  void release() {
+    for (const auto& [at, bytes] : ranges_)
+      if (mmap(at, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0) ==
+          MAP_FAILED)
+        fail("cannot make an output's pages private again");
+    ranges_.clear();
+  }
+
+ private:
+  // Moves a shared copy of [at, at + bytes) over it; on any failure the range stays private.
+  void share_range(void* at, size_t bytes) {
+    void* copy = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+    if (copy == MAP_FAILED) return;
+    std::memcpy(copy, at, bytes);
+    if (mremap(copy, bytes, bytes, MREMAP_MAYMOVE | MREMAP_FIXED, at) == MAP_FAILED) {
+      munmap(copy, bytes);
+      return;
+    }
+    ranges_.emplace_back(at, bytes);
+  }
+
+  std::vector<std::pair<void*, size_t>> ranges_;
+};
+
 /// Starts OpenMP's threads in the child before the clock does, as a long-lived process has them.
 inline void start_thread_pool() {
 #ifdef _OPENMP
@@ -261,8 +313,10 @@ class Session {
     Sizes sizes(size);
     for (size_t i = 3; i < words.size(); ++i)
       if (!add_named_size(sizes, words[i])) fail("bad named size '" + words[i] + "'");
+    shared_.release();
     problems_.clear();
     for (long i = 0; i < copies; ++i) problems_.push_back(make_problem<P>(sizes));
+    for (const auto& problem : problems_) shared_.share(problem->outputs());
     reply(layout(problems_));
   }
 
@@ -273,6 +327,8 @@ class Session {
     const size_t filled = words.size() - 1;
     std::vector<std::pair<size_t, uint64_t>> again;
     fill_inputs(words, again);
+    // The outputs' pages are shared with the last block's child: none of what it wrote stays.
+    for (size_t i = filled; i < problems_.size(); ++i) poison(problems_[i]->outputs());
     Commands::forget(words);
     const pid_t child = fork();
     if (child < 0) fail("cannot fork the block's process");
@@ -344,6 +400,7 @@ class Session {
   }
 
   std::vector<std::unique_ptr<P>> problems_;
+  SharedOutputs shared_;  // Declared after problems_: released before they are freed.
 };
 
 /// Serves kopt's commands until "exit" or the end of input. No kernel code runs in this

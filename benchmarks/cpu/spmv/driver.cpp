@@ -20,8 +20,11 @@ class Spmv : public kopt_bench::Problem {
     val_.resize(row_ptr_[n_]);
     for (long i = 0; i < n_; ++i) {
       for (int64_t k = row_ptr_[i]; k < row_ptr_[i + 1]; ++k) {
-        const long near = std::clamp(i + rng.integer(-64, 64), 0L, n_ - 1);
-        col_[k] = static_cast<int32_t>(rng.next() % 2 ? near : rng.integer(0, n_ - 1));
+        // One draw per entry: its upper half says near or anywhere, its lower half where.
+        const uint64_t r = rng.next(), low = r & 0xffffffffu;
+        const long near = std::clamp(i + static_cast<long>((low * 129) >> 32) - 64, 0L, n_ - 1);
+        const auto anywhere = static_cast<long>((low * static_cast<uint64_t>(n_)) >> 32);
+        col_[k] = static_cast<int32_t>(r >> 63 ? near : anywhere);
       }
       std::sort(col_.begin() + row_ptr_[i], col_.begin() + row_ptr_[i + 1]);
     }
