@@ -248,34 +248,22 @@ bool DriverSession::await_ready(const std::vector<DriverSession*>& sessions, Clo
 }
 
 bool DriverSession::go(double timeout_seconds, BlockTiming& timing) {
-  return start_go() && finish_go(timeout_seconds, timing);
-}
-
-bool DriverSession::start_go() {
   // The block's child, forked after the fill, has said "ready": it waits for "go".
-  going_ = find_descendant(driver_pid_, "bench").value_or(-1);
-  if (going_ <= 0)
+  const pid_t child = find_descendant(driver_pid_, "bench").value_or(-1);
+  if (child <= 0)
     return fail_with("protocol", "the block's process cannot be seen from outside (/proc)");
-  going_cpu_ = cpu_seconds_of(going_);  // Read before the clock...
-  going_since_ = realtime_now();
-  return send("go");
-}
-
-bool DriverSession::finish_go(double timeout_seconds, BlockTiming& timing) {
-  const pid_t child = going_;
-  going_ = -1;
-  if (child <= 0) return fail_with("protocol", "finish_go without start_go");
-  const double left = timeout_seconds - (realtime_now() - going_since_);
   std::vector<std::string> words;
-  if (!expect("stopped", std::max(0.001, left), words)) return false;
+  const std::optional<double> child_before = cpu_seconds_of(child);  // Read before the clock...
+  const double start = realtime_now();
+  if (!send("go") || !expect("stopped", timeout_seconds, words)) return false;
   // From the command's sending to the parent's word that the child stopped, both on the
   // kernel's clock: however late this process wakes up, the interval is the child's, and any
   // work the child does after its calls lies inside it.
-  timing.kernel_seconds = std::max(0.0, line_stamp_ - going_since_);
+  timing.kernel_seconds = std::max(0.0, line_stamp_ - start);
   const std::optional<double> child_after = cpu_seconds_of(child);  // ... and after it stops.
-  if (going_cpu_ && child_after) timing.window_cpu = *child_after - *going_cpu_;
+  if (child_before && child_after) timing.window_cpu = *child_after - *child_before;
   if (child_after) children_cpu_ += *child_after;
-  if (going_cpu_) timing.outside_cpu = *going_cpu_;
+  if (child_before) timing.outside_cpu = *child_before;
   if (auto seen = thread_count_of(child)) timing.threads = *seen;
   const auto reading = Clock::now();
   const bool read = read_outputs(child);

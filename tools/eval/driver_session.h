@@ -88,11 +88,6 @@ class DriverSession {
   /// The second half: calls the kernel on the filled problems, waits for their child to stop,
   /// reads the outputs out of it and has it reaped.
   bool go(double timeout_seconds, BlockTiming& timing);
-  /// go in two halves, so that several sessions' blocks run at once (the check's, never the
-  /// timing's): start_go sends "go"; finish_go waits for the stop, at most until
-  /// `timeout_seconds` after start_go, and reads the outputs.
-  bool start_go();
-  bool finish_go(double timeout_seconds, BlockTiming& timing);
   /// The outputs of problem `index` after the last block, labelled `label`, where they lie in
   /// this side's copy: valid until the next block (timing compares them there, uncopied).
   RecordView view(int index, uint64_t label) const;
@@ -133,11 +128,6 @@ class DriverSession {
   pid_t driver_pid_ = -1;  ///< The driver inside it, in our process namespace.
   int command_fd_ = -1;
   int reply_fd_ = -1;
-  /// The block's child between start_go and finish_go: its pid, its CPU seconds before "go"
-  /// and when "go" was sent, on the replies' clock.
-  pid_t going_ = -1;
-  std::optional<double> going_cpu_;
-  double going_since_ = 0;
   unsigned char* outputs_ = nullptr;  ///< This side's copy of every problem's outputs.
   size_t outputs_size_ = 0;
   std::string pending_;

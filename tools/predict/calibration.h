@@ -5,6 +5,7 @@
 // compiler and the sweep's sources ("kopt-calibration/1").
 #pragma once
 
+#include <nlohmann/json.hpp>
 #include <string>
 
 #include "tools/eval/context.h"
