@@ -4,6 +4,28 @@
 #include "harness.h"
 #include "kernel.h"
 
+namespace {
+
+// Sorts a row's columns; a long one (the hubs hold a third of the entries) by two counting
+// passes over 16 bits each (columns are below 2^31), in a fraction of a comparison sort's time.
+void sort_columns(int32_t* first, int32_t* last, std::vector<int32_t>& scratch) {
+  const auto len = static_cast<size_t>(last - first);
+  if (len < 4096) return std::sort(first, last);
+  scratch.resize(len);
+  std::vector<size_t> start(65537);
+  int32_t* from = first;
+  int32_t* to = scratch.data();
+  for (int shift : {0, 16}) {
+    std::fill(start.begin(), start.end(), 0);
+    for (size_t k = 0; k < len; ++k) ++start[((from[k] >> shift) & 0xffff) + 1];
+    for (size_t d = 1; d < start.size(); ++d) start[d] += start[d - 1];
+    for (size_t k = 0; k < len; ++k) to[start[(from[k] >> shift) & 0xffff]++] = from[k];
+    std::swap(from, to);
+  }  // Two passes: the sorted columns are back in [first, last).
+}
+
+}  // namespace
+
 // Size n: an n x n sparse matrix shaped like a growing network: row i holds about
 // 1.2 (n / (i + 1))^0.9 nonzeros (hubs at the top; 9.2 per row on average at n = 2^20), half of
 // them near the diagonal and half anywhere; values and x are positive.
@@ -26,7 +48,7 @@ class Spmv : public kopt_bench::Problem {
         const auto anywhere = static_cast<long>((low * static_cast<uint64_t>(n_)) >> 32);
         col_[k] = static_cast<int32_t>(r >> 63 ? near : anywhere);
       }
-      std::sort(col_.begin() + row_ptr_[i], col_.begin() + row_ptr_[i + 1]);
+      sort_columns(col_.data() + row_ptr_[i], col_.data() + row_ptr_[i + 1], scratch_);
     }
     rng.fill(val_, 0.01, 1.0);
     rng.fill(x_, 0.01, 1.0);
@@ -57,6 +79,7 @@ class Spmv : public kopt_bench::Problem {
   std::vector<int64_t> row_ptr_;
   std::vector<int32_t> col_;
   std::vector<double> val_, x_, y_;
+  std::vector<int32_t> scratch_;  // The long rows' sort.
 };
 
 int main(int argc, char** argv) {
