@@ -11,7 +11,6 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   (void)kopt::parse_roofline_answer(text);
   (void)kopt::parse_time_answer(text);
   if (auto doc = kopt::parse_json(text, "calibration"))
-    if (auto calibration = kopt::calibration_from_json(*doc))
-      (void)kopt::describe(*calibration);
+    if (auto calibration = kopt::calibration_from_json(*doc)) (void)kopt::describe(*calibration);
   return 0;
 }

@@ -83,7 +83,8 @@ class Rng {
   int64_t integer(int64_t lo, int64_t hi) {
     const uint64_t span = static_cast<uint64_t>(hi) - static_cast<uint64_t>(lo) + 1;
     if (span == 0) return static_cast<int64_t>(next());  // The whole 64-bit range.
-    __extension__ typedef unsigned __int128 Wide;  // GCC's and Clang's 128-bit product.
+    // GCC's and Clang's 128-bit product (__extension__: not ISO C++, and -Wpedantic says so).
+    __extension__ typedef unsigned __int128 Wide;
     const Wide scaled = static_cast<Wide>(next()) * span;
     return static_cast<int64_t>(static_cast<uint64_t>(lo) + static_cast<uint64_t>(scaled >> 64));
   }
