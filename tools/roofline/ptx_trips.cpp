@@ -91,12 +91,15 @@ void PtxFlow::count_trips(PtxLoop& loop, double default_trips) {
   }
   const std::string pred = predicate(body_[branch].guard);
   const PtxInstruction* test = nullptr;
-  for (size_t i = branch; i > loop.begin && !pred.empty(); --i)
-    if (starts_with(body_[i - 1].opcode, "setp.") && !body_[i - 1].operands.empty() &&
-        operand_registers(body_[i - 1].operands[0]).front() == pred) {
-      test = &body_[i - 1];
+  for (size_t i = branch; i > loop.begin && !pred.empty(); --i) {
+    const PtxInstruction& setp = body_[i - 1];
+    if (!starts_with(setp.opcode, "setp.") || setp.operands.empty()) continue;
+    const auto written = operand_registers(setp.operands[0]);  // none in a malformed operand
+    if (!written.empty() && written.front() == pred) {
+      test = &setp;
       break;
     }
+  }
   if (!test || test->operands.size() < 3) {
     loop.bound = "no exit test found";
     return;
