@@ -2,7 +2,7 @@
 # Configures (once) and builds kopt into build/. Quick when nothing changed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-# Release (no debug information): a third less compile time than RelWithDebInfo, which keeps CI
+# Release (no debug information): a quarter less compile time than RelWithDebInfo, keeping CI
 # within its time on two cores; configure build/ yourself for another type (README, "Building").
 if [ ! -f build/build.ninja ]; then
   cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release -DKOPT_WERROR=ON >/dev/null

@@ -91,7 +91,7 @@ std::vector<CheckInput> check_inputs(const std::vector<uint64_t>& seeds, int edg
 // a kernel keeps from one call to the next meets inputs it has not seen; fills run side by side.
 // The candidate's calls may take 20 times the original's (at least 10 s). The two sides' calls
 // run one after the other, as in a timed pair: a kernel that felt the original beside it (a
-// red team's timed a pause in its own threads) would know a check from a timed block.
+// red team's kernel timed pauses in its own threads) would know a check from a timed block.
 bool call_both(DriverSession& original, DriverSession& candidate,
                const std::vector<CheckInput>& inputs, BlockTiming& ref, BlockTiming& cand) {
   std::vector<DriverInput> fills;

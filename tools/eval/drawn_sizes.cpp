@@ -39,8 +39,7 @@ std::vector<long> drawn_sizes(const Benchmark& bench, std::mt19937_64& rng, long
 
 // The largest n whose work (flops and bytes, as the manifest counts them) is at most four
 // times the time size's, up to kLargestDrawnMultiple times the time size; twice the time size
-// when the manifest's
-// work cannot be evaluated.
+// when the manifest's work cannot be evaluated.
 long four_times_the_work(const Benchmark& bench) {
   const long time = bench.time_size;
   const auto within = [&](long n) {
