@@ -96,7 +96,7 @@ TEST(DrawnSizesTest, OpenMPRechecksUseTheManifestsSizesTheWidestDrawnOneAndTheTi
   EXPECT_FALSE(plans[3].edges);
   EXPECT_EQ(plans[4].size, 1L << 22);  // The time size, where the timed calls run.
   EXPECT_EQ(plans[4].seeds, 1u);
-  EXPECT_EQ(recheck_thread_counts(2), (std::vector<int>{1, 7, 17}));
+  EXPECT_EQ(recheck_thread_counts(2), (std::vector<int>{1, 7, 12}));
 }
 
 }  // namespace

@@ -50,7 +50,7 @@ std::vector<SizePlan> thread_recheck_plans(const Benchmark& bench, uint64_t seed
 }
 
 std::vector<int> recheck_thread_counts(int machine) {
-  return {1, 2 * machine + 3, 4 * machine + 9};
+  return {1, 2 * machine + 3, 4 * machine + 4};
 }
 
 }  // namespace kopt
