@@ -24,14 +24,20 @@ class BucketKeys : public kopt_bench::Problem {
   // 16 bits) half the time, else a number drawn log-uniformly from 256..65536 (past any fixed-depth
   // search a reader of this file might size: a depth-11 search, right up to 2047, fails in 5 draws
   // of 8); 5: no splitter (every key in bucket 0); 6: keys and splitters of both signed zeros and a
-  // few small values (-0.0 and +0.0 compare equal); 7: a number of splitters drawn log-uniformly
-  // from 1..65536 (any count, between the fixed ones too).
-  int edge_cases() const override { return 8; }
+  // few small values (-0.0 and +0.0 compare equal); 7 + b for b in 0..7: a number of splitters
+  // drawn log-uniformly from band b, [4^b, 4^(b+1)) (the last up to 65536). One draw in each band
+  // at every size checked: a kernel wrong for a range of counts (a separate path for 8 to 127
+  // splitters with < instead of <=) meets a count in that range at every size, not in a quarter
+  // of the draws of one case spread over 1..65536.
+  static constexpr int kCountBands = 8;
+  int edge_cases() const override { return 7 + kCountBands; }
   void fill_edge(kopt_bench::Rng& rng, int k) override {
     if (k == 6) return fill_signed_zeros(rng);
-    if (k == 7) {
+    if (k >= 7) {
       fill(rng);
-      return sample_splitters(rng, static_cast<int>(std::exp(rng.uniform(0, std::log(65536.5)))));
+      const double lo = std::pow(4.0, k - 7), hi = std::min(4.0 * lo, kMaxSplitters + 1.0);
+      const int count = static_cast<int>(std::exp(rng.uniform(std::log(lo), std::log(hi))));
+      return sample_splitters(rng, std::clamp(count, static_cast<int>(lo), kMaxSplitters));
     }
     if (k >= 3) {
       fill(rng);

@@ -1,6 +1,7 @@
 // Class 6 (a parameter value no check drew): the human version, but with 8 to 127 splitters
 // a key equal to a splitter goes below it (< instead of <=). The driver drew 0, 7, 200 and
-// 256..65536 splitters; caught by the edge case drawing 1..65536 log-uniformly.
+// 256..65536 splitters; caught by the edge cases drawing one count in each band [4^b, 4^(b+1)) at
+// every size (one case drawing from 1..65536 missed the band in about one evaluation of ten).
 // Found by a red team that read the harness (2026-11-27).
 // expect: wrong
 #include <algorithm>
