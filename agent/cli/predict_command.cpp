@@ -8,6 +8,7 @@
 #include "agent/cli/commands.h"
 #include "agent/cli/eval_support.h"
 #include "agent/cli/one_question.h"
+#include "agent/cli/source_options.h"
 #include "agent/cli/status_line.h"
 #include "tools/predict/llm_time.h"
 #include "tools/predict/predict.h"
@@ -16,6 +17,39 @@
 namespace kopt::cli {
 
 namespace {
+
+// Whether BENCH names a kernel file rather than a benchmark (a folder or a suite name).
+bool names_a_file(const Args& args) {
+  if (!args.has("BENCH")) return false;
+  const std::filesystem::path named = args.get("BENCH");
+  for (const char* ext : {".cu", ".cuh", ".cpp", ".cc", ".cxx", ".c"})
+    if (named.extension() == ext) {
+      if (!std::filesystem::is_regular_file(named))
+        throw UsageError{"no such file: " + named.string()};
+      return true;
+    }
+  return std::filesystem::is_regular_file(named);
+}
+
+// The file's kernels as documents, with the lines for people under "summary".
+Result<std::vector<Json>> file_documents(const Args& args, const ExecutionContext& ctx,
+                                         const MachineModel& machine,
+                                         const Calibration& calibration) {
+  FilePredictionRequest request;
+  request.source = source_file(args, "BENCH");
+  request.kernel = args.get("kernel");
+  request.args = parse_kernel_args(args.get("args"));
+  auto predictions = predict_file(ctx, request, machine, calibration);
+  if (!predictions) return predictions.error();
+  std::vector<Json> docs;
+  for (const auto& p : *predictions) {
+    Json doc = to_json(p);
+    doc["method"] = "model";
+    doc["summary"] = summarize(p);
+    docs.push_back(doc);
+  }
+  return docs;
+}
 
 std::vector<Benchmark> chosen(const Args& args) {
   std::vector<Benchmark> benches;
@@ -75,7 +109,14 @@ int run_predict(const Args& args) {
   const std::string method = args.get("method");
   if (method != "model" && method != "llm") throw UsageError{"--method must be model or llm"};
   const long size = args.has("size") ? args.get_int("size", 1) : 0;
-  std::vector<Benchmark> benches = chosen(args);
+  const bool file = names_a_file(args);
+  if (file && method != "model")
+    throw UsageError{"a kernel FILE takes --method model (the llm method reads a benchmark)"};
+  if (file && (args.flag("all") || args.has("size")))
+    throw UsageError{"a kernel FILE takes --args for its parameters, not --all or --size"};
+  if (!file && (args.has("kernel") || args.has("args") || args.has("flags")))
+    throw UsageError{"--kernel, --args, --flags, -I and -D describe a kernel FILE"};
+  std::vector<Benchmark> benches = file ? std::vector<Benchmark>{} : chosen(args);
   EvaluatorSession session(args);
   const ExecutionContext& ctx = session.evaluator().context();
   StatusLine status;
@@ -93,6 +134,20 @@ int run_predict(const Args& args) {
   if (!json && method == "model") fmt::print("{}", describe(*calibration));
   Json docs = Json::array();
   int failures = 0;
+  if (file) {
+    status.update("kopt predict " + args.get("BENCH") + "...");
+    auto found = file_documents(args, ctx, *machine, *calibration);
+    status.clear();
+    if (!found) {
+      fmt::print(stderr, "kopt predict: {}\n", found.error().message);
+      return kExitFailed;
+    }
+    for (auto& doc : *found) {
+      if (!json) std::cout << json_text(doc, "summary") << std::flush;
+      doc.erase("summary");
+      docs.push_back(doc);
+    }
+  }
   for (const auto& bench : benches) {
     for (const auto& name : chosen_variants(args, bench)) {
       const Variant variant = load_variant(bench, name);
@@ -122,7 +177,7 @@ int run_predict(const Args& args) {
 
 CommandSpec predict_command() {
   std::vector<OptionSpec> options = {
-      {"BENCH", "Benchmark name or folder"},
+      {"BENCH", "Benchmark name or folder, or a C++ kernel FILE (every kernel in it)"},
       {"--all", "Every CPU kernel benchmark of the suite", "", true},
       {"--variant", "original, human, both, or a kernel file", "original"},
       {"--size", "Problem size (default: the manifest's time size)"},
@@ -134,6 +189,7 @@ CommandSpec predict_command() {
       {"--recalibrate", "Run the calibration sweep again instead of using the cached one", "",
        true},
       {"--json", "Print kopt-prediction/1 documents", "", true}};
+  for (auto& o : source_file_options()) options.push_back(o);
   for (auto& o : evaluator_options()) options.push_back(o);
   return {"predict", "Predict the execution time of a kernel on this machine", options,
           run_predict};

@@ -9,6 +9,7 @@
 #include "agent/cli/commands.h"
 #include "agent/cli/eval_support.h"
 #include "agent/cli/one_question.h"
+#include "agent/cli/source_options.h"
 #include "agent/cli/status_line.h"
 #include "tools/machine/hardware.h"
 #include "tools/roofline/file_roofline.h"
@@ -82,45 +83,6 @@ int reproduce_csv(const Args& args) {
   return agree_with_columns == static_cast<int>(rows->size()) ? 0 : 1;
 }
 
-// "4,256", "64x32,16x16" or "8x8x2,4x4x4": GRID,BLOCK with x, y, z extents.
-LaunchConfig parse_launch(const std::string& text) {
-  const auto parts = split(text, ',');
-  if (parts.size() != 2)
-    throw UsageError{"--launch takes GRID,BLOCK (e.g. 1024,256 or 64x32,16x16)"};
-  LaunchConfig launch;
-  for (int which = 0; which < 2; ++which) {
-    const auto dims = split(parts[which], 'x');
-    if (dims.empty() || dims.size() > 3)
-      throw UsageError{"--launch: bad extent '" + parts[which] + "'"};
-    for (size_t a = 0; a < dims.size(); ++a) {
-      char* end = nullptr;
-      const long v = std::strtol(dims[a].c_str(), &end, 10);
-      if (dims[a].empty() || *end || v < 1 || v > (1L << 31))
-        throw UsageError{"--launch: bad extent '" + dims[a] + "'"};
-      (which == 0 ? launch.grid : launch.block)[a] = static_cast<double>(v);
-    }
-  }
-  return launch;
-}
-
-// "1000,_,0.5": the kernel's scalar arguments by position, "_" (or nothing) where unknown.
-std::vector<std::optional<double>> parse_kernel_args(const std::string& text) {
-  std::vector<std::optional<double>> values;
-  if (text.empty()) return values;
-  for (const auto& item : split(text, ',')) {
-    const std::string t = trim(item);
-    if (t.empty() || t == "_") {
-      values.push_back(std::nullopt);
-      continue;
-    }
-    char* end = nullptr;
-    const double v = std::strtod(t.c_str(), &end);
-    if (*end || !std::isfinite(v)) throw UsageError{"--args: '" + t + "' is not a number (or _)"};
-    values.push_back(v);
-  }
-  return values;
-}
-
 std::string gpu_arch(const std::string& hardware) {
   if (hardware == "rtx3080") return "compute_86";
   if (hardware == "h100" || hardware == "h200") return "compute_90";
@@ -132,11 +94,7 @@ int roofline_file(const Args& args) {
   if (args.has("method") && args.get("method") != "static")
     throw UsageError{"a kernel FILE without --bench takes --method static"};
   FileRooflineRequest request;
-  request.source.path = args.get("TARGET");
-  request.source.include_dirs = args.list("I");
-  request.source.defines = args.list("D");
-  for (const auto& f : split(args.get("flags"), ' '))
-    if (!trim(f).empty()) request.source.flags.push_back(trim(f));
+  request.source = source_file(args, "TARGET");
   request.kernel = args.get("kernel");
   if (args.has("launch")) request.launch = parse_launch(args.get("launch"));
   request.args = parse_kernel_args(args.get("args"));
@@ -209,14 +167,7 @@ CommandSpec roofline_command() {
   std::vector<OptionSpec> options = {
       {"TARGET", "Benchmark name or folder, or a kernel FILE (.cu, .cpp: every kernel in it)"},
       {"--bench", "The benchmark whose kernel FILE replaces (else FILE is analysed on its own)"},
-      {"--kernel", "FILE: only kernels of this name (plain, with template arguments, or mangled)"},
-      {"-I", "FILE: an include folder (the file's own folder always comes first)", "", false, false,
-       "", true},
-      {"-D", "FILE: a macro, NAME or NAME=VALUE", "", false, false, "", true},
-      {"--flags",
-       "FILE: extra compiler flags, one string (--flags=\"-std=c++17 --expt-relaxed-constexpr\")"},
       {"--launch", "FILE (CUDA): GRID,BLOCK, each X[xY[xZ]] (default: assumed and said so)"},
-      {"--args", "FILE: the kernel's scalar arguments by position, _ where unknown (1000,_,0.5)"},
       {"--variant", "original, human, or a kernel file", "original"},
       {"--hardware",
        "host (measured, cached) or a GPU of the hardware table (rtx3080, a100, h100, h200)",
@@ -228,6 +179,8 @@ CommandSpec roofline_command() {
       {"--size", "Problem size (default: the manifest's time size)"},
       {"--json", "Print the kopt-roofline/1 document", "", true},
       {"--counters-csv", "Classify every row of a profiling CSV (gpuFLOPBench layout) instead"}};
+  const auto file_options = source_file_options();
+  options.insert(options.begin() + 2, file_options.begin(), file_options.end());
   for (auto& o : evaluator_options()) options.push_back(o);
   return {"roofline", "Classify a kernel as compute-, bandwidth- or latency-bound on a machine",
           options, run_roofline};

@@ -40,6 +40,79 @@ TEST(PredictTest, SaysWhyItCannotPredictACudaBenchmark) {
   EXPECT_NE(run.output.find("CUDA"), std::string::npos) << run.output;
 }
 
+// A kernel file of the tests' fixtures (tests/fixtures/roofline/file/).
+std::string fixture(const std::string& name) {
+  return std::string(KOPT_TEST_FIXTURES) + "/roofline/file/" + name;
+}
+
+// The document (or the array of them) `kopt predict ... --json` prints after its status lines.
+Json predicted(const std::vector<std::string>& args) {
+  const ProcessResult run = test::run_kopt(args);
+  EXPECT_EQ(run.exit_code, 0) << run.output;
+  const size_t start = run.output.find_first_of("[{");
+  if (start == std::string::npos) return nullptr;
+  return parse_json(run.output.substr(start), "kopt predict's output").value_or(nullptr);
+}
+
+TEST(PredictTest, PredictsAKernelOfAFileFromTheArgumentsGiven) {
+  const Json small = predicted(
+      {"predict", fixture("loops.cpp"), "--kernel", "scale", "--args", "_,_,1000000", "--json"});
+  ASSERT_TRUE(small.is_object()) << small.dump();
+  EXPECT_TRUE(test::meets_its_schema(small.dump()));
+  EXPECT_EQ(small["kernel"], "scale(double const*, double*, long)");
+  EXPECT_NE(small["file"].get<std::string>().find("loops.cpp"), std::string::npos);
+  ASSERT_FALSE(small["loop_trips"].empty());
+  for (const Json& loop : small["loop_trips"])  // Vectorized: a main loop and a remainder.
+    EXPECT_FALSE(loop["assumed"].get<bool>()) << small.dump(2);
+  // One multiply an element (the vector remainder loop is counted as one trip at most).
+  EXPECT_NEAR(small["counts"]["fp64_flops"].get<double>(), 1e6, 1e3) << small.dump(2);
+  EXPECT_EQ(small["arguments"][2], 1e6);
+  // Eight times the elements: at least four times the time whichever level holds them.
+  const Json large = predicted(
+      {"predict", fixture("loops.cpp"), "--kernel", "scale", "--args", "_,_,8000000", "--json"});
+  EXPECT_GT(large["prediction"]["seconds"].get<double>(),
+            4 * small["prediction"]["seconds"].get<double>());
+}
+
+TEST(PredictTest, AFileWithoutArgumentsPredictsEveryKernelAndSaysWhatItAssumed) {
+  const Json docs = predicted({"predict", fixture("loops.cpp"), "--json"});
+  ASSERT_TRUE(docs.is_array()) << docs.dump();
+  ASSERT_EQ(docs.size(), 2u);
+  for (const Json& doc : docs) {
+    EXPECT_TRUE(test::meets_its_schema(doc.dump()));
+    EXPECT_NE(doc["prediction"]["notes"].dump().find("assumed"), std::string::npos) << doc.dump();
+  }
+  // powers runs an OpenMP loop: its core-bound terms are shared by the machine's threads.
+  EXPECT_EQ(docs[1]["kernel"], "powers(double const*, double*, long)");
+  EXPECT_NE(docs[1]["prediction"]["notes"].dump().find("OpenMP"), std::string::npos);
+}
+
+TEST(PredictTest, ASuiteKernelAsAFilePredictsWhatItsBenchmarkPredicts) {
+  const std::string file = (test::source_root() / "benchmarks/cpu/licm/original.cpp").string();
+  const Json as_file = predicted(
+      {"predict", file, "--flags=-std=c++20", "--args", "_,_,_,_,2048,2048,0.9,1e-5", "--json"});
+  const Json as_benchmark = predicted({"predict", "licm", "--json"});
+  ASSERT_TRUE(as_file.is_object() && as_benchmark.is_object());
+  EXPECT_NEAR(as_file["prediction"]["seconds"].get<double>(),
+              as_benchmark["prediction"]["seconds"].get<double>(),
+              0.02 * as_benchmark["prediction"]["seconds"].get<double>());
+  EXPECT_EQ(as_file["counts"]["divides"], as_benchmark["counts"]["divides"]);
+}
+
+TEST(PredictTest, AFileSaysWhatItCannotPredict) {
+  const ProcessResult unnamed =
+      test::run_kopt({"predict", fixture("loops.cpp"), "--kernel", "nope"});
+  EXPECT_EQ(unnamed.exit_code, 1);
+  EXPECT_NE(unnamed.output.find("no kernel named 'nope'"), std::string::npos) << unnamed.output;
+  EXPECT_NE(unnamed.output.find("scale"), std::string::npos) << unnamed.output;
+  const ProcessResult cuda = test::run_kopt({"predict", fixture("constructs.cu")});
+  EXPECT_EQ(cuda.exit_code, 1);
+  EXPECT_NE(cuda.output.find("kopt roofline"), std::string::npos) << cuda.output;
+  const ProcessResult sized = test::run_kopt({"predict", fixture("loops.cpp"), "--size", "10"});
+  EXPECT_EQ(sized.exit_code, 2);
+  EXPECT_NE(sized.output.find("--args"), std::string::npos) << sized.output;
+}
+
 TEST(PredictTest, TheLlmMethodAsksAModelAndReadsItsAnswer) {
   llm::testing::FakeApiServer server;
   std::string prompt;

@@ -5,7 +5,12 @@
 #include <algorithm>
 #include <regex>
 
+#include "tools/eval/static_check.h"
+#include "tools/roofline/file_roofline.h"
+#include "tools/roofline/ptx_cost.h"
 #include "tools/roofline/static_cpu.h"
+#include "util/files.h"
+#include "util/strings.h"
 
 namespace kopt {
 
@@ -107,6 +112,65 @@ Result<VariantPrediction> predict_variant(const ExecutionContext& ctx, const Ben
   return out;
 }
 
+namespace {
+
+// What the prediction of a file's kernel assumed about the parameters nobody gave.
+std::string unknown_parameters_note(const FilePredictionRequest& request) {
+  const auto given = std::count_if(request.args.begin(), request.args.end(),
+                                   [](const auto& a) { return a.has_value(); });
+  const TripAssumptions defaults;
+  return fmt::format(
+      "{} argument(s) given (--args); any other integer parameter is assumed: {:g} for 64-bit "
+      "ones (sizes), {:g} for narrower ones",
+      given, defaults.size, defaults.default_trips);
+}
+
+}  // namespace
+
+Result<std::vector<VariantPrediction>> predict_file(const ExecutionContext& ctx,
+                                                    const FilePredictionRequest& request,
+                                                    const MachineModel& machine,
+                                                    const Calibration& calibration) {
+  const std::string file = request.source.path.string();
+  if (is_cuda_file(request.source.path))
+    return fail("kopt predict times CPU kernels on this machine; " + file +
+                " is CUDA (its static counts and class: kopt roofline " + file +
+                " --launch GRID,BLOCK --hardware GPU)");
+  auto source = read_file(request.source.path);
+  if (!source) return source.error();
+  auto ir = compile_ir(ctx, request.source, /*native=*/true);
+  if (!ir) return ir.error();
+  const auto functions = parse_llvm_ir(ir->ir);
+  const auto facts = parse_scev_report(ir->scev);
+  TripAssumptions assume;
+  assume.arguments = request.args;
+  std::vector<VariantPrediction> out;
+  std::vector<std::string> others;
+  for (const auto& f : functions) {
+    if (!is_cpu_kernel(f, facts)) continue;
+    if (!kernel_matches(request.kernel, demangle(f.name), f.name)) {
+      others.push_back(demangle(f.name));
+      continue;
+    }
+    VariantPrediction v;
+    v.file = file;
+    v.variant = demangle(f.name);
+    v.arguments = request.args;
+    v.counts = cost_module(functions, facts, {f.name}, assume);
+    v.toolchain = "clang++ -O3 -march=native LLVM IR + opt scalar evolution";
+    v.time = predict_time(v.counts, machine, calibration, runs_in_parallel(*source));
+    v.time.notes.push_back(unknown_parameters_note(request));
+    out.push_back(std::move(v));
+  }
+  if (out.empty() && request.kernel.empty())
+    return fail("no kernel found in " + file + " (a function of its own with a loop)");
+  if (out.empty())
+    return fail(fmt::format(
+        "no kernel named '{}' in {}{}", request.kernel, file,
+        others.empty() ? " (it has no kernel)" : " (it has: " + join(others, "; ") + ")"));
+  return out;
+}
+
 Json to_json(const VariantPrediction& v) {
   Json loops = Json::array();
   for (const auto& t : v.counts.trips)
@@ -116,30 +180,38 @@ Json to_json(const VariantPrediction& v) {
                      {"trips", t.trips},
                      {"backedge_count", t.backedge_count},
                      {"assumed", t.assumed}});
-  return {{"format", "kopt-prediction/1"},
-          {"loop_trips", loops},
-          {"benchmark", v.benchmark},
-          {"variant", v.variant},
-          {"size", v.size},
-          {"prediction", to_json(v.time)},
-          {"counts",
-           {{"instructions", v.counts.instructions},
-            {"chain_steps", v.counts.chain_steps},
-            {"divides", v.counts.divides},
-            {"library_calls", std::max(v.counts.special_calls - v.counts.square_roots, 0.0)},
-            {"dram_bytes", v.counts.counters.dram_bytes},
-            {"fp64_flops", v.counts.counters.fp64_flops},
-            {"fp32_flops", v.counts.counters.fp32_flops},
-            {"loops", v.counts.loops},
-            {"unknown_trip_loops", v.counts.unknown_trip_loops}}},
-          {"toolchain", v.toolchain}};
+  Json doc = {{"format", "kopt-prediction/1"},
+              {"loop_trips", loops},
+              {"prediction", to_json(v.time)},
+              {"counts",
+               {{"instructions", v.counts.instructions},
+                {"chain_steps", v.counts.chain_steps},
+                {"divides", v.counts.divides},
+                {"library_calls", std::max(v.counts.special_calls - v.counts.square_roots, 0.0)},
+                {"dram_bytes", v.counts.counters.dram_bytes},
+                {"fp64_flops", v.counts.counters.fp64_flops},
+                {"fp32_flops", v.counts.counters.fp32_flops},
+                {"loops", v.counts.loops},
+                {"unknown_trip_loops", v.counts.unknown_trip_loops}}},
+              {"toolchain", v.toolchain}};
+  if (v.file.empty()) {
+    doc["benchmark"] = v.benchmark, doc["variant"] = v.variant, doc["size"] = v.size;
+  } else {
+    doc["file"] = v.file, doc["kernel"] = v.variant;
+    Json args = Json::array();
+    for (const auto& a : v.arguments) args.push_back(a ? Json(*a) : Json(nullptr));
+    doc["arguments"] = args;
+  }
+  return doc;
 }
 
 std::string summarize(const VariantPrediction& v) {
   const TimePrediction& t = v.time;
-  std::string out = fmt::format(
-      "{} {} at size {}: predicted {:.4g} ms a call, {}-bound ({} thread{})\n", v.benchmark,
-      v.variant, v.size, t.seconds * 1e3, t.bound, t.threads, t.threads == 1 ? "" : "s");
+  const std::string what = v.file.empty()
+                               ? fmt::format("{} {} at size {}", v.benchmark, v.variant, v.size)
+                               : fmt::format("{} kernel {}", v.file, v.variant);
+  std::string out = fmt::format("{}: predicted {:.4g} ms a call, {}-bound ({} thread{})\n", what,
+                                t.seconds * 1e3, t.bound, t.threads, t.threads == 1 ? "" : "s");
   out += fmt::format(
       "  bounds (ms): issue {:.3g} ({:.3g} instructions), chain {:.3g} ({:.3g} steps), divide "
       "{:.3g} ({:.3g}), memory {:.3g} ({:.3g} MB from {}), math-library calls {:.3g}\n",

@@ -15,6 +15,7 @@
 #include "tools/machine/machine.h"
 #include "tools/predict/calibration.h"
 #include "tools/roofline/ir_cost_model.h"
+#include "tools/roofline/source_compile.h"
 #include "util/json.h"
 
 namespace kopt {
@@ -51,10 +52,13 @@ TimePrediction predict_time(const StaticCounts& counts, const MachineModel& mach
 
 Json to_json(const TimePrediction& prediction);
 
-/// A prediction for one variant of a benchmark with the counts behind it.
+/// A prediction for one variant of a benchmark (or one kernel of a file) with the counts
+/// behind it.
 struct VariantPrediction {
   std::string benchmark;
   std::string variant;
+  std::string file;  ///< A kernel of a file: the file (variant is then the kernel's name).
+  std::vector<std::optional<double>> arguments;  ///< A file's kernel: the arguments given.
   long size = 0;
   TimePrediction time;
   StaticCounts counts;
@@ -67,6 +71,22 @@ Result<VariantPrediction> predict_variant(const ExecutionContext& ctx, const Ben
                                           const std::string& variant, const std::string& source,
                                           long size, const MachineModel& machine,
                                           const Calibration& calibration);
+
+/// A C++ file outside the suite and what is known of one call.
+struct FilePredictionRequest {
+  SourceFile source;
+  std::string kernel;  ///< Only kernels of this name (plain or mangled); empty: every kernel.
+  std::vector<std::optional<double>> args;  ///< Scalar arguments by position, where given.
+};
+
+/// Predicts one call of each kernel of `request.source` (a function of the file's own with a
+/// loop), compiled where the file lies as this machine's compiler vectorizes it; trip counts
+/// from the arguments given, otherwise assumed and said so. A CUDA file, a file that does not
+/// compile and a file without a kernel (of that name) are Errors that say so.
+Result<std::vector<VariantPrediction>> predict_file(const ExecutionContext& ctx,
+                                                    const FilePredictionRequest& request,
+                                                    const MachineModel& machine,
+                                                    const Calibration& calibration);
 
 Json to_json(const VariantPrediction& prediction);
 

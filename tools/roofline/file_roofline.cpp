@@ -40,14 +40,6 @@ Result<FileRoofline> cuda_file(const ExecutionContext& ctx, const FileRooflineRe
   return report;
 }
 
-bool is_cpu_kernel(const IrFunction& f, const std::map<std::string, ScevFacts>& facts) {
-  if (f.name == "main" || starts_with(f.name, "_GLOBAL") || starts_with(f.name, "__cxx") ||
-      starts_with(f.name, ".omp") || starts_with(f.name, "_ZNSt") || starts_with(f.name, "_ZSt"))
-    return false;
-  auto it = facts.find(f.name);
-  return it != facts.end() && !it->second.loops.empty();
-}
-
 KernelRoofline from_ir(const IrFunction& f, const StaticCounts& counts, const Peaks& peaks) {
   KernelRoofline k;
   k.name = demangle(f.name), k.symbol = f.name, k.counters = counts.counters;
@@ -98,6 +90,14 @@ std::string intensity_row(const char* kind, double ai, double balance) {
 }
 
 }  // namespace
+
+bool is_cpu_kernel(const IrFunction& f, const std::map<std::string, ScevFacts>& facts) {
+  if (f.name == "main" || starts_with(f.name, "_GLOBAL") || starts_with(f.name, "__cxx") ||
+      starts_with(f.name, ".omp") || starts_with(f.name, "_ZNSt") || starts_with(f.name, "_ZSt"))
+    return false;
+  auto it = facts.find(f.name);
+  return it != facts.end() && !it->second.loops.empty();
+}
 
 Result<FileRoofline> roofline_of_file(const ExecutionContext& ctx,
                                       const FileRooflineRequest& request, const Peaks& peaks,

@@ -5,12 +5,14 @@
 // --kernel name) without a kernel says so instead of giving a class.
 #pragma once
 
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "tools/eval/context.h"
 #include "tools/roofline/counters.h"
+#include "tools/roofline/llvm_ir.h"
 #include "tools/roofline/ptx_flow.h"
 #include "tools/roofline/source_compile.h"
 #include "util/json.h"
@@ -54,6 +56,10 @@ struct FileRoofline {
   std::vector<KernelRoofline> kernels;
   std::vector<std::string> other_kernels;  ///< Kernels of the file that --kernel did not name.
 };
+
+/// Whether an IR function of a C++ file is a kernel to report: a function of the file's own
+/// (not main, not the runtime's or the standard library's) with at least one loop.
+bool is_cpu_kernel(const IrFunction& f, const std::map<std::string, ScevFacts>& facts);
 
 /// Compiles and costs `request.source` for a machine with `peaks`.
 Result<FileRoofline> roofline_of_file(const ExecutionContext& ctx,

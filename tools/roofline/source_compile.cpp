@@ -110,15 +110,19 @@ Result<std::string> compile_ptx(const ExecutionContext& ctx, const SourceFile& f
   return read_file(ws.path() / "kernel.ptx");
 }
 
-Result<IrOutput> compile_ir(const ExecutionContext& ctx, const SourceFile& file) {
+Result<IrOutput> compile_ir(const ExecutionContext& ctx, const SourceFile& file, bool native) {
   if (auto st = check_readable(file); !st) return st.error();
   TempDir ws("roofline-", ctx.work_root);
   if (auto st = write_file(ws.path() / "omp.h", serial_omp_header()); !st) return st.error();
   share_workspace(ws.path(), ctx.policy);
   const ExecutionContext sandboxed = with_source_access(ctx, file);
-  std::vector<std::string> argv = analysis_ir_flags();
+  std::vector<std::string> argv = native ? native_ir_flags(file.flags) : analysis_ir_flags();
   argv.push_back("-I" + ws.path().string());
   add_user_options(file, argv);
+  // OpenMP stays SIMD hints over the serial stand-in <omp.h>: with -fopenmp the parallel
+  // regions would move into runtime-called functions whose work is not counted.
+  std::erase_if(
+      argv, [](const std::string& a) { return a == "-fopenmp" || starts_with(a, "-fopenmp="); });
   for (const auto& a :
        {fs::absolute(file.path).string(), std::string("-o"), (ws.path() / "kernel.ll").string()})
     argv.push_back(a);

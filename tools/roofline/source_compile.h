@@ -38,7 +38,10 @@ struct IrOutput {
   std::string ir, scev;
 };
 
-/// Compiles a C++ (OpenMP) file as the static CPU method does (static_cpu.h) and runs opt.
-Result<IrOutput> compile_ir(const ExecutionContext& ctx, const SourceFile& file);
+/// Compiles a C++ (OpenMP) file as the static CPU method does (static_cpu.h) and runs opt:
+/// scalar code for the roofline's work counts, or, `native`, the code as this machine's
+/// compiler vectorizes it (the time prediction's counts; static_cpu.h's IrFlavor::native).
+Result<IrOutput> compile_ir(const ExecutionContext& ctx, const SourceFile& file,
+                            bool native = false);
 
 }  // namespace kopt
