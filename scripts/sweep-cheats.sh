@@ -25,10 +25,10 @@ for file in tests/cheats/*/*.c*; do
   [[ -d "benchmarks/cpu/$bench" ]] || continue  # Fixtures and GPU benchmarks: the tests' own.
   for _ in $(seq "$seeds"); do
     seed=$(( $(od -An -N4 -tu4 /dev/urandom) ))
-    document=$($kopt eval "$bench" --variant "$file" --no-time --json --seed "$seed" 2>/dev/null || true)
-    category=$(python3 -c 'import json,sys
-try: v = json.loads(sys.argv[1])["verdict"]; print(v.get("category") or v["status"])
-except Exception: print("no-document")' "$document")
+    category=$($kopt eval "$bench" --variant "$file" --no-time --json --seed "$seed" 2>/dev/null |
+      python3 -c 'import json,sys
+try: v = json.loads(sys.stdin.read())["verdict"]; print(v.get("category") or v["status"])
+except Exception: print("no-document")' || true)
     evaluations=$((evaluations + 1))
     if [[ "|$expect|" != *"|$category|"* ]]; then
       escaped=$((escaped + 1))
