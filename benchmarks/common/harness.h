@@ -176,6 +176,11 @@ class Problem {
     (void)k;
     fill(rng);
   }
+  /// Fills the inputs' contents anew for a second call on the same buffers, keeping every
+  /// scalar parameter fill() drew (a radius, a decay, a softening): a kernel that keeps its
+  /// result for its pointers and parameters must meet new contents under the same ones.
+  /// Drivers whose fill() draws scalars keep them here; the default fills everything.
+  virtual void refill(Rng& rng) { fill(rng); }
 
   const std::vector<OutputView>& outputs() const { return outputs_; }
 

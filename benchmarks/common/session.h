@@ -382,11 +382,12 @@ class Session {
     ::close(kCommandFd);
     ::close(kReplyFd);
     for (size_t i = 0; i < filled; ++i) problems_[i]->P::call();
-    // New contents in the same buffers: a kernel that keeps what it computed for a pointer (or
-    // any other state) from the first call returns it for inputs it has not seen.
+    // New contents in the same buffers under the same parameters: a kernel that keeps what it
+    // computed for a pointer (or any other state) from the first call returns it for inputs it
+    // has not seen.
     for (const auto& [i, seed] : again) {
       Rng rng(seed);
-      problems_[i]->P::fill(rng);
+      problems_[i]->P::refill(rng);
       poison(problems_[i]->outputs());
       problems_[i]->P::call();
     }

@@ -83,20 +83,41 @@ TEST(DrawnSizesTest, LargestSizeWhereFindsTheEdgeOfAMonotonePredicate) {
   EXPECT_EQ(largest_size_where(10, 1000, [](long) { return true; }), 1000);
 }
 
-TEST(DrawnSizesTest, OpenMPRechecksUseTheManifestsSizesTheWidestDrawnOneAndTheTimeSize) {
+TEST(DrawnSizesTest, OpenMPRechecksUseTheManifestsSizesTheDrawnEndsAndTheTimeSize) {
   const Benchmark b = linear(4099, 1 << 22);
   const std::vector<SizePlan> plans = thread_recheck_plans(b, 7);
-  ASSERT_EQ(plans.size(), 5u);
+  ASSERT_EQ(plans.size(), 6u);
   for (size_t i = 0; i < 3; ++i) {
     EXPECT_EQ(plans[i].size, b.check_sizes[i]);
     EXPECT_TRUE(plans[i].edges);
   }
-  EXPECT_GT(plans[3].size, 4099);
-  EXPECT_LT(plans[3].size, 1L << 22);
-  EXPECT_FALSE(plans[3].edges);
-  EXPECT_EQ(plans[4].size, 1L << 22);  // The time size, where the timed calls run.
-  EXPECT_EQ(plans[4].seeds, 1u);
+  // The smallest and the widest drawn below the time size, each with every edge case.
+  const std::vector<LargeSize> large = large_sizes_to_check(b, 7);
+  EXPECT_EQ(plans[3].size, large.front().size);
+  EXPECT_GT(plans[4].size, plans[3].size);
+  EXPECT_LT(plans[4].size, 1L << 22);
+  EXPECT_TRUE(plans[3].edges && plans[4].edges);
+  EXPECT_EQ(plans[5].size, 1L << 22);  // The time size, where the timed calls run.
+  EXPECT_EQ(plans[5].seeds, 1u);
+  EXPECT_FALSE(plans[5].edges);
   EXPECT_EQ(recheck_thread_counts(2), (std::vector<int>{1, 7, 12}));
+}
+
+TEST(DrawnSizesTest, LaterPlansCallOneProblemTwiceAtTheTimeSizeAndBothDrawnEnds) {
+  const Benchmark b = linear(4099, 1 << 22);
+  const std::vector<SizePlan> plans = later_plans(b, 7, check_plans(b, 7, false));
+  ASSERT_GE(plans.size(), 4u);
+  EXPECT_EQ(plans[0].size, 1L << 22);
+  EXPECT_TRUE(plans[0].edges && plans[0].again);
+  EXPECT_TRUE(plans[1].edges && plans[1].again);  // The smallest drawn: edges and a second call.
+  long widest = 0;
+  for (const SizePlan& p : plans)
+    if (p.size < (1L << 22)) widest = std::max(widest, p.size);
+  for (size_t i = 2; i < plans.size(); ++i) {
+    EXPECT_FALSE(plans[i].edges);
+    EXPECT_EQ(plans[i].again, plans[i].size == widest) << plans[i].size;
+  }
+  EXPECT_GT(plans.back().size, 1L << 22);  // Above the time size: seeds only.
 }
 
 }  // namespace

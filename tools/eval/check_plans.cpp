@@ -12,27 +12,40 @@ bool has_size(const std::vector<SizePlan>& plans, long size) {
   return std::any_of(plans.begin(), plans.end(), [&](const SizePlan& p) { return p.size == size; });
 }
 
+// The largest size drawn below the time size (where a kernel's threads split most), 0 if none.
+long widest_below_time(const std::vector<LargeSize>& large, long time_size) {
+  long widest = 0;
+  for (const LargeSize& l : large)
+    if (l.size < time_size) widest = std::max(widest, l.size);
+  return widest;
+}
+
 }  // namespace
 
 std::vector<SizePlan> check_plans(const Benchmark& bench, uint64_t seed, bool untimed) {
   std::vector<SizePlan> plans;
   for (long n : sizes_to_check(bench, seed)) plans.push_back({n, SIZE_MAX, true, SIZE_MAX, true});
   if (untimed && !has_size(plans, bench.time_size))
-    plans.push_back({bench.time_size, SIZE_MAX, true, 2});
+    plans.push_back({bench.time_size, SIZE_MAX, true, 2, true});
   return plans;
 }
 
 std::vector<SizePlan> later_plans(const Benchmark& bench, uint64_t seed,
                                   const std::vector<SizePlan>& checked) {
   std::vector<SizePlan> plans;
-  if (!has_size(checked, bench.time_size)) plans.push_back({bench.time_size, 0, true, 2});
+  if (!has_size(checked, bench.time_size)) plans.push_back({bench.time_size, 0, true, 2, true});
   // The first drawn past the check sizes (the smallest, the cheapest) also with every edge
   // case: a kernel's large path must take the hard inputs too (a tap table of 201 used only
-  // for n > 4099 passed while no edge case ran there).
-  bool edges = true;
-  for (const LargeSize& large : large_sizes_to_check(bench, seed)) {
-    plans.push_back({large.size, large.seeds, edges && large.size < bench.time_size, 2});
-    edges = false;
+  // for n > 4099 passed while no edge case ran there). It and the widest below the time size
+  // also call one problem twice on its buffers: a result kept for its pointers only past the
+  // check sizes passed while only those did (red team 13).
+  const std::vector<LargeSize> large = large_sizes_to_check(bench, seed);
+  const long widest = widest_below_time(large, bench.time_size);
+  bool first = true;
+  for (const LargeSize& l : large) {
+    const bool below = l.size < bench.time_size;
+    plans.push_back({l.size, l.seeds, first && below, 2, below && (first || l.size == widest)});
+    first = false;
   }
   return plans;
 }
@@ -41,10 +54,14 @@ std::vector<SizePlan> thread_recheck_plans(const Benchmark& bench, uint64_t seed
   std::vector<SizePlan> plans;
   for (long n : bench.check_sizes)
     if (n != bench.time_size) plans.push_back({n, 1, true, SIZE_MAX});
-  long widest = 0;  // The largest drawn below the time size, where a kernel's threads split most.
-  for (const LargeSize& large : large_sizes_to_check(bench, seed))
-    if (large.size < bench.time_size) widest = std::max(widest, large.size);
-  if (widest > 0) plans.push_back({widest, 1, false, SIZE_MAX});
+  // Past the check sizes too, every edge case at the smallest and the widest drawn below the
+  // time size: a stencil that dropped taps only with more than two threads and n past the
+  // check sizes passed while the edge cases ran at the check sizes alone (red team 13).
+  const std::vector<LargeSize> large = large_sizes_to_check(bench, seed);
+  const long widest = widest_below_time(large, bench.time_size);
+  if (!large.empty() && large.front().size < widest)
+    plans.push_back({large.front().size, 1, true, SIZE_MAX});
+  if (widest > 0) plans.push_back({widest, 1, true, SIZE_MAX});
   plans.push_back({bench.time_size, 1, false, SIZE_MAX});  // Where the timed calls run.
   return plans;
 }

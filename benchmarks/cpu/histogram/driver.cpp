@@ -17,6 +17,12 @@ class Histogram : public kopt_bench::Problem {
     hi_ = rng.uniform(2.0, 2.5);
     bins_ = kBins;
   }
+  void refill(kopt_bench::Rng& rng) override {
+    const double lo = lo_, hi = hi_;
+    const int bins = bins_;
+    fill(rng);
+    lo_ = lo, hi_ = hi, bins_ = bins;
+  }
   // 0: every value on a bin edge, computed by the formula of kernel.h; 1: values far outside
   // [lo, hi) on both sides, one in eight of them up to +-1e308 (past any integer bin index); 2: all
   // values equal (one bin takes everything); 3: 7 bins (the rest of counts is left alone); 4:

@@ -14,6 +14,12 @@ class Jacobi2d : public kopt_bench::Problem {
     r_ = rng.uniform(0.1, 0.25);
     steps_ = kSteps;
   }
+  void refill(kopt_bench::Rng& rng) override {
+    const double r = r_;
+    const int steps = steps_;
+    fill(rng);
+    r_ = r, steps_ = steps;
+  }
   // Sweep counts other than the driver's 10: 0 (u is u0), 1 and 7 (odd), and one drawn from
   // 11..40 by the seed (more than any fixed count a kernel might assume).
   // 4: 2 + n % 8 sweeps, so that the sizes checked (every remainder modulo 8 among them) bring

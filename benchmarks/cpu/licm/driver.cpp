@@ -18,6 +18,12 @@ class Standardize : public kopt_bench::Problem {
     eps_ = 1e-6;
     shape_ = {n_, n_};
   }
+  void refill(kopt_bench::Rng& rng) override {
+    const double decay = decay_, eps = eps_;
+    const auto shape = shape_;
+    fill(rng);
+    decay_ = decay, eps_ = eps, shape_ = shape;
+  }
   // 0: one row; 1: one column (rows != cols); 2: no damping and eps 0 with tiny variances;
   // 3: damping strong enough that exp underflows in the later rows (decay 20), with eps 1 and
   // variances from -0.99 (kernel.h asks only var + eps > 0); 4: rows x cols

@@ -16,6 +16,11 @@ class Nbody : public kopt_bench::Problem {
     // kernel.h takes any softening eps > 0: drawn, so a kernel that hard-codes one is caught.
     eps_ = rng.uniform(0.002, 0.05);
   }
+  void refill(kopt_bench::Rng& rng) override {
+    const double eps = eps_;
+    fill(rng);
+    eps_ = eps;
+  }
   // 0: every body at one point (all accelerations 0); 1: positions spread over [-1000, 1000)
   // with some massless bodies; 2: pairs of bodies at the same point; 3: softening 0.3; 4 and
   // 5: a softening drawn log-uniformly below the usual draws, 1e-6 to 0.002, and above them,

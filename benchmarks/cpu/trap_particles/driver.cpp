@@ -1,4 +1,5 @@
 #include <algorithm>
+#include <cmath>
 
 #include "harness.h"
 #include "kernel.h"
@@ -25,13 +26,22 @@ class TrapParticles : public kopt_bench::Problem {
     stiffness_ = rng.uniform(0.5, 5.0);
     drag_ = rng.uniform(0.0, 0.3);
   }
+  void refill(kopt_bench::Rng& rng) override {
+    const double dt = dt_, stiffness = stiffness_, drag = drag_;
+    const int steps = steps_;
+    fill(rng);
+    dt_ = dt, stiffness_ = stiffness, drag_ = drag, steps_ = steps;
+  }
   // 0: no step at all (the inputs come back); 1: one step, all particles at one point, no
   // charge, no drag; 2: an odd number of steps (7) and a large time step; 3: 51 to 218 steps,
   // n % 8 more than a multiple of 8 (past the 50 of every other call; the sizes checked bring
   // up every remainder), a
   // stiffness from -5 to 20 (a repelling trap included) and a drag from 0 to 3.
   // 4: no drag with the usual charges and positions, and no trap at all (stiffness 0) at odd n.
-  int edge_cases() const override { return 5; }
+  // 5: a step count drawn log-uniformly from 219 to 4096 (past 255 and any other narrow
+  // counter), any remainder modulo 8 whatever n is, held to 2^24 / n particle steps (at least
+  // 219) so that a call stays cheap at large n.
+  int edge_cases() const override { return 6; }
   void fill_edge(kopt_bench::Rng& rng, int k) override {
     fill(rng);
     steps_ = k == 0 ? 0 : (k == 1 ? 1 : 7);
@@ -44,6 +54,10 @@ class TrapParticles : public kopt_bench::Problem {
     if (k == 4) {
       drag_ = 0;
       if (n_ % 2) stiffness_ = 0;
+    }
+    if (k == 5) {
+      const double most = std::clamp((1L << 24) / static_cast<double>(n_), 220.0, 4097.0);
+      steps_ = static_cast<int>(std::exp(rng.uniform(std::log(219.0), std::log(most))));
     }
     if (k == 3) {
       steps_ = static_cast<int>(51 + 8 * rng.integer(0, 20) + n_ % 8);
