@@ -5,8 +5,8 @@
 #include "harness.h"
 #include "kernel.h"
 
-// Size n: n keys in [-1000, 1000) on a grid of 1/64 (so equal keys occur), and 200 splitters
-// sampled from the keys with replacement, sorted.
+// Size n: n keys in [-1000, 1000) on a grid of 1/64 (so equal keys occur; one in 64 off it, one in
+// 512 up to +-1e12), and 200 splitters sampled from the keys with replacement, sorted.
 class BucketKeys : public kopt_bench::Problem {
  public:
   static constexpr int kSplitters = 200, kMaxSplitters = 65536;
@@ -14,8 +14,14 @@ class BucketKeys : public kopt_bench::Problem {
     output("bucket", bucket_);
     output("counts", counts_);
   }
+  // One key in 64 (at drawn positions) off the grid and one in 512 beyond +-1000 (up to +-1e12):
+  // a kernel that samples a few keys to decide they lie on the grid (and looks them up in a
+  // table of it) meets one off it in the calls where it decided so.
   void fill(kopt_bench::Rng& rng) override {
     for (double& key : keys_) key = static_cast<double>(rng.integer(-64000, 63999)) / 64.0;
+    for (long k = 0; k < (n_ + 63) / 64; ++k)
+      keys_[rng.integer(0, n_ - 1)] = rng.uniform(-1000, 1000);
+    for (long k = 0; k < n_ / 512; ++k) keys_[rng.integer(0, n_ - 1)] = rng.uniform(-1e12, 1e12);
     sample_splitters(rng, kSplitters);
   }
   // 0: keys anywhere (off the 1/64 grid, beyond +-1000, up to +-1e12), splitters among them;

@@ -1,14 +1,22 @@
 #include <algorithm>
+#include <limits>
 
 #include "harness.h"
 #include "kernel.h"
 
-// Size n: n integers in [-n/2, n/2], so that equal values are common.
+// Size n: n integers in [-n/2, n/2], so that equal values are common, one in 64 anywhere in
+// the int32 range.
 class CountSmaller : public kopt_bench::Problem {
  public:
   explicit CountSmaller(long n) : n_(n), values_(n), counts_(n) { output("counts", counts_); }
+  // One value in 64, at drawn positions, from the whole int32 range: a kernel that samples a
+  // few values to decide they lie in [-n/2, n/2] (and counts them in a table that size) meets
+  // one outside in the calls where it decided so.
   void fill(kopt_bench::Rng& rng) override {
     rng.fill(values_, static_cast<double>(-(n_ / 2)), static_cast<double>(n_ / 2));
+    for (long k = 0; k < n_ / 64; ++k)
+      values_[rng.integer(0, n_ - 1)] = static_cast<int32_t>(
+          rng.integer(std::numeric_limits<int32_t>::min(), std::numeric_limits<int32_t>::max()));
   }
   // 0: values over the whole int32 range, both extremes included; 1: all values equal;
   // 2: strictly decreasing values.

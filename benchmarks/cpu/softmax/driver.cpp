@@ -4,13 +4,22 @@
 #include "harness.h"
 #include "kernel.h"
 
-// Size n: an n x n matrix of scores in [-20, 20) (attention-style logits).
+// Size n: an n x n matrix of scores in [-20, 20) (attention-style logits), one row in 32 shifted
+// by 700 to 900 either way.
 class Softmax : public kopt_bench::Problem {
  public:
   explicit Softmax(long n) : n_(n), x_(n * n), y_(n * n) { output("y", y_); }
+  // One row in 32, at drawn rows, shifted by 700 to 900 either way (exp overflows or underflows
+  // without the row's maximum subtracted): a kernel that samples a few logits to decide the
+  // subtraction is not needed meets such a row in the calls where it skips it.
   void fill(kopt_bench::Rng& rng) override {
     rows_ = cols_ = n_;
     rng.fill(x_, -20.0, 20.0);
+    for (long k = 0; k < (n_ + 31) / 32; ++k) {
+      const long row = rng.integer(0, n_ - 1);
+      const double shift = rng.uniform(700.0, 900.0) * (rng.next() % 2 ? 1.0 : -1.0);
+      for (long j = 0; j < n_; ++j) x_[row * n_ + j] += shift;
+    }
   }
   // Logits in the hundreds (exp overflows or underflows without the max subtracted), rows of
   // equal values, other shapes of the same element count (one long row; rows of one), and rows
