@@ -90,8 +90,8 @@ class Rng {
   }
 
   /// Fills a vector with uniform values in [lo, hi) (integers: [lo, hi]).
-  template <class T>
-  void fill(std::vector<T>& values, double lo, double hi) {
+  template <class T, class A>
+  void fill(std::vector<T, A>& values, double lo, double hi) {
     for (auto& v : values) {
       if constexpr (std::is_floating_point_v<T>)
         v = static_cast<T>(uniform(lo, hi));
@@ -160,6 +160,43 @@ struct OutputView {
   bool inout = false;
 };
 
+/// How many elements past a 64-byte boundary the arrays of the problem being built start (see
+/// Array); the session sets it for each problem it builds.
+inline int& array_shift() {
+  static int shift = 0;
+  return shift;
+}
+
+/// An allocator that starts an array `shift` elements past a 64-byte boundary, the shift taken
+/// from array_shift() when the array is made: the session builds problem i of a block with
+/// shift i % 8, so that a block's arrays start 64-byte aligned, 8 bytes past, 16 past, ... (for
+/// doubles). kernel.h promises no alignment beyond the element's own: a kernel that loads with
+/// 16- or 32-byte aligned instructions fails on some problem of every block, and the two sides'
+/// problems are built alike, so both are timed over the same alignments.
+template <class T>
+struct ShiftedAllocator {
+  using value_type = T;
+  int shift = array_shift();
+  ShiftedAllocator() = default;
+  template <class U>
+  ShiftedAllocator(const ShiftedAllocator<U>& other) : shift(other.shift) {}
+  T* allocate(size_t n) {
+    void* base = ::operator new (n * sizeof(T) + 64, std::align_val_t{64});
+    return reinterpret_cast<T*>(static_cast<char*>(base) + offset());
+  }
+  void deallocate(T* p, size_t) {
+    ::operator delete (reinterpret_cast<char*>(p) - offset(), std::align_val_t{64});
+  }
+  size_t offset() const { return static_cast<size_t>(shift) * alignof(T) % 64; }
+  friend bool operator==(const ShiftedAllocator& a, const ShiftedAllocator& b) {
+    return a.shift == b.shift;
+  }
+};
+
+/// The arrays a driver passes to the kernel.
+template <class T>
+using Array = std::vector<T, ShiftedAllocator<T>>;
+
 /// One benchmark instance: owns inputs and outputs for one size. Drivers derive from it.
 class Problem {
  public:
@@ -186,14 +223,14 @@ class Problem {
 
  protected:
   /// Registers an output buffer; call from the constructor after sizing the vector.
-  template <class T>
-  void output(const char* name, std::vector<T>& values) {
+  template <class T, class A>
+  void output(const char* name, std::vector<T, A>& values) {
     outputs_.push_back({name, dtype_of<T>(), values.data(), values.size(), sizeof(T)});
   }
   /// Registers a buffer the kernel reads and updates in place; fill() must write all of it.
   /// It is never poisoned; calls that share one fill each start from that fill's content.
-  template <class T>
-  void inout(const char* name, std::vector<T>& values) {
+  template <class T, class A>
+  void inout(const char* name, std::vector<T, A>& values) {
     outputs_.push_back({name, dtype_of<T>(), values.data(), values.size(), sizeof(T), true});
   }
 

@@ -316,7 +316,11 @@ class Session {
       if (!add_named_size(sizes, words[i])) fail("bad named size '" + words[i] + "'");
     shared_.release();
     problems_.clear();
-    for (long i = 0; i < copies; ++i) problems_.push_back(make_problem<P>(sizes));
+    for (long i = 0; i < copies; ++i) {
+      array_shift() = static_cast<int>(i % 8);  // Problem i's arrays: see ShiftedAllocator.
+      problems_.push_back(make_problem<P>(sizes));
+    }
+    array_shift() = 0;
     for (const auto& problem : problems_) shared_.share(problem->outputs());
     reply(layout(problems_));
   }

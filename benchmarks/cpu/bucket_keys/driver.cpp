@@ -88,9 +88,9 @@ class BucketKeys : public kopt_bench::Problem {
   }
 
   long n_;
-  std::vector<double> keys_, splitters_;
-  std::vector<int32_t> bucket_;
-  std::vector<int64_t> counts_;
+  kopt_bench::Array<double> keys_, splitters_;
+  kopt_bench::Array<int32_t> bucket_;
+  kopt_bench::Array<int64_t> counts_;
   int nsplit_ = kSplitters;
 };
 

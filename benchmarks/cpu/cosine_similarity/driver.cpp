@@ -65,7 +65,7 @@ class CosineSimilarity : public kopt_bench::Problem {
   }
 
   long n_;
-  std::vector<double> emb_, sim_;
+  kopt_bench::Array<double> emb_, sim_;
   int d_ = kDim;
 };
 

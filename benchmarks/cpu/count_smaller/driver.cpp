@@ -36,7 +36,7 @@ class CountSmaller : public kopt_bench::Problem {
 
  private:
   long n_;
-  std::vector<int32_t> values_, counts_;
+  kopt_bench::Array<int32_t> values_, counts_;
 };
 
 int main(int argc, char** argv) {

@@ -73,8 +73,8 @@ class Histogram : public kopt_bench::Problem {
   }
 
   long n_;
-  std::vector<double> v_;
-  std::vector<int64_t> counts_;
+  kopt_bench::Array<double> v_;
+  kopt_bench::Array<int64_t> counts_;
   double lo_ = 0, hi_ = 1;
   int bins_ = kBins;
 };

@@ -39,7 +39,7 @@ class Jacobi2d : public kopt_bench::Problem {
 
  private:
   long n_;
-  std::vector<double> u0_, u_, scratch_;
+  kopt_bench::Array<double> u0_, u_, scratch_;
   double r_ = 0;
   int steps_ = kSteps;
 };

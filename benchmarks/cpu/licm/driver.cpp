@@ -70,7 +70,7 @@ class Standardize : public kopt_bench::Problem {
 
  private:
   long n_;
-  std::vector<double> x_, mean_, var_, y_;
+  kopt_bench::Array<double> x_, mean_, var_, y_;
   double decay_ = 0, eps_ = 1e-6;
   std::pair<long, long> shape_{n_, n_};
 };

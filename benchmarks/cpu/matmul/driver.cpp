@@ -33,7 +33,7 @@ class Matmul : public kopt_bench::Problem {
 
  private:
   long n_;
-  std::vector<double> a_, b_, c_;
+  kopt_bench::Array<double> a_, b_, c_;
 };
 
 int main(int argc, char** argv) {

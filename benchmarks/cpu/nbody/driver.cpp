@@ -44,7 +44,7 @@ class Nbody : public kopt_bench::Problem {
 
  private:
   long n_;
-  std::vector<double> body_, acc_;
+  kopt_bench::Array<double> body_, acc_;
   double eps_ = 0.01;
 };
 

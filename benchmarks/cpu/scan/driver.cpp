@@ -22,7 +22,7 @@ class Scan : public kopt_bench::Problem {
 
  private:
   long n_;
-  std::vector<double> x_, y_;
+  kopt_bench::Array<double> x_, y_;
 };
 
 int main(int argc, char** argv) {

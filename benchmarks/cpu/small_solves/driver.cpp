@@ -112,7 +112,7 @@ class SmallSolves : public kopt_bench::Problem {
 
   long n_, count_ = 0;
   int order_ = kOrder;
-  std::vector<double> a_, b_, x_;
+  kopt_bench::Array<double> a_, b_, x_;
 };
 
 int main(int argc, char** argv) {

@@ -42,7 +42,7 @@ class Softmax : public kopt_bench::Problem {
 
  private:
   long n_, rows_ = 0, cols_ = 0;
-  std::vector<double> x_, y_;
+  kopt_bench::Array<double> x_, y_;
 };
 
 int main(int argc, char** argv) {

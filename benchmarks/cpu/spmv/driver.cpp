@@ -76,10 +76,10 @@ class Spmv : public kopt_bench::Problem {
 
  private:
   long n_;
-  std::vector<int64_t> row_ptr_;
-  std::vector<int32_t> col_;
-  std::vector<double> val_, x_, y_;
-  std::vector<int32_t> scratch_;  // The long rows' sort.
+  kopt_bench::Array<int64_t> row_ptr_;
+  kopt_bench::Array<int32_t> col_;
+  kopt_bench::Array<double> val_, x_, y_;
+  std::vector<int32_t> scratch_;  // The long rows' sort (never the kernel's).
 };
 
 int main(int argc, char** argv) {

@@ -50,7 +50,7 @@ class Stencil1d : public kopt_bench::Problem {
   }
 
   long n_;
-  std::vector<double> in_, out_, w_;
+  kopt_bench::Array<double> in_, out_, w_;
   int radius_ = kRadius;
 };
 

@@ -35,7 +35,7 @@ class Transpose : public kopt_bench::Problem {
 
  private:
   long rows_, cols_;
-  std::vector<double> a_, b_;
+  kopt_bench::Array<double> a_, b_;
   std::pair<long, long> shape_{rows_, cols_};
 };
 

@@ -72,7 +72,7 @@ class TrapParticles : public kopt_bench::Problem {
 
  private:
   long n_;
-  std::vector<double> pos_, vel_, mass_, charge_, pos_out_, vel_out_;
+  kopt_bench::Array<double> pos_, vel_, mass_, charge_, pos_out_, vel_out_;
   double dt_ = 0, stiffness_ = 3, drag_ = 0.1;
   int steps_ = 50;
 };
