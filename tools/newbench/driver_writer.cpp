@@ -57,7 +57,7 @@ std::string describe(const KernelParam& p) {
 }
 
 std::string member_type(const KernelParam& p) {
-  return p.kind == ParamKind::array ? "std::vector<" + p.element + ">" : p.element;
+  return p.kind == ParamKind::array ? "kopt_bench::Array<" + p.element + ">" : p.element;
 }
 
 std::string call_argument(const KernelSignature& sig, const KernelParam& p) {
@@ -177,8 +177,8 @@ std::string write_driver(const KernelSignature& sig) {
                   sig.return_type == "void" ? "" : "result_[0] = ", sig.function, join(args, ", "));
   for (const auto& p : sig.params) text += fmt::format("  {} {}_{{}};\n", member_type(p), p.name);
   if (sig.return_type != "void")
-    text += fmt::format("  std::vector<{}> result_ = std::vector<{}>(1);\n", sig.return_type,
-                        sig.return_type);
+    text += fmt::format("  kopt_bench::Array<{}> result_ = kopt_bench::Array<{}>(1);\n",
+                        sig.return_type, sig.return_type);
   text += "};\n\n";
   return text +
          fmt::format(
