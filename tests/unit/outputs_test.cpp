@@ -50,6 +50,21 @@ TEST(OutputsTest, MatchingOutputsReportTheirLargestErrors) {
   EXPECT_NEAR(c.outputs[0].tolerance_used, 0.198, 0.01);
 }
 
+TEST(OutputsTest, AnInfinityMatchesOnlyItself) {
+  const double inf = std::numeric_limits<double>::infinity();
+  // An overflow the original has too: inf - inf is NaN, yet the results are the same.
+  EXPECT_TRUE(compare(doubles({inf, -inf, 1.0}), doubles({inf, -inf, 1.0}), 1e-12, 0).ok);
+  // Either path: the slow one (another element is out of tolerance) counts one mismatch.
+  const Comparison slow = compare(doubles({inf, 2.0}), doubles({inf, 1.0}), 1e-12, 0);
+  EXPECT_FALSE(slow.ok);
+  EXPECT_EQ(slow.mismatches, 1u);
+  // Against an infinite reference the relative tolerance is infinite: it must not admit anything.
+  EXPECT_FALSE(compare(doubles({-inf}), doubles({inf}), 1e-12, 0).ok);
+  EXPECT_FALSE(compare(doubles({5.0}), doubles({inf}), 1e-12, 0).ok);
+  EXPECT_FALSE(compare(doubles({1.0, 5.0}), doubles({2.0, -inf}), 1e-12, 0).ok);
+  EXPECT_FALSE(compare(doubles({inf}), doubles({1e308}), 1e-12, 0).ok);
+}
+
 TEST(OutputsTest, AHugeErrorAgainstATinyToleranceIsAFiniteShare) {
   Comparison c = compare(doubles({1e300}), doubles({1e-300}), 1e-12, 1e-300);
   EXPECT_FALSE(c.ok);

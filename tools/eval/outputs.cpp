@@ -112,6 +112,14 @@ bool is_float(uint8_t dtype) {
   return dtype == 1 || dtype == 2;
 }
 
+// Whether `got` is `want` within the tolerance. An infinity matches only itself (an overflow the
+// original has too: inf - inf is NaN, and inf is within an infinite tolerance of anything); a
+// NaN matches nothing, not even the original's NaN.
+bool within(double got, double want, double rtol, double atol) {
+  if (std::isinf(want) || std::isinf(got)) return got == want;
+  return std::fabs(got - want) <= atol + rtol * std::fabs(want);  // NaN compares false.
+}
+
 std::string show(double v) {
   return fmt::format("{:.9g}", v);
 }
@@ -128,7 +136,7 @@ bool all_within(const ArrayView& c, const ArrayView& r, double rtol, double atol
     const double got = load<T>(c.data + i * sizeof(T)), want = load<T>(r.data + i * sizeof(T));
     const double err = std::fabs(got - want), magnitude = std::fabs(want);
     const double allowed = atol + rtol * magnitude;
-    ok &= err <= allowed;  // NaN compares false.
+    ok &= within(got, want, rtol, atol);
     max_abs = std::max(max_abs, err);
     max_rel = std::max(max_rel, magnitude != 0 ? err / magnitude : 0.0);
     used = std::max(used, allowed > 0 ? err / allowed : 0.0);  // At most 1 here.
@@ -160,7 +168,7 @@ void compare_array(const ArrayView& c, const ArrayView& r, double rtol, double a
       bad = true;
     } else if (is_float(r.dtype)) {
       const double err = std::fabs(got - want);
-      bad = !(err <= atol + rtol * std::fabs(want));  // NaN compares false: always bad.
+      bad = !within(got, want, rtol, atol);
       if (std::isnan(got)) ++nans;
       if (std::isfinite(err)) {
         error.max_abs_error = std::max(error.max_abs_error, err);
