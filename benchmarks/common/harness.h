@@ -46,6 +46,7 @@
 #include <utility>
 #include <vector>
 
+#include "arrays.h"
 #include "seccomp_filter.h"
 
 namespace kopt_bench {
@@ -160,43 +161,6 @@ struct OutputView {
   bool inout = false;
 };
 
-/// How many elements past a 64-byte boundary the arrays of the problem being built start (see
-/// Array); the session sets it for each problem it builds.
-inline int& array_shift() {
-  static int shift = 0;
-  return shift;
-}
-
-/// An allocator that starts an array `shift` elements past a 64-byte boundary, the shift taken
-/// from array_shift() when the array is made: the session builds problem i of a block with
-/// shift i % 8, so that a block's arrays start 64-byte aligned, 8 bytes past, 16 past, ... (for
-/// doubles). kernel.h promises no alignment beyond the element's own: a kernel that loads with
-/// 16- or 32-byte aligned instructions fails on some problem of every block, and the two sides'
-/// problems are built alike, so both are timed over the same alignments.
-template <class T>
-struct ShiftedAllocator {
-  using value_type = T;
-  int shift = array_shift();
-  ShiftedAllocator() = default;
-  template <class U>
-  ShiftedAllocator(const ShiftedAllocator<U>& other) : shift(other.shift) {}
-  T* allocate(size_t n) {
-    void* base = ::operator new (n * sizeof(T) + 64, std::align_val_t{64});
-    return reinterpret_cast<T*>(static_cast<char*>(base) + offset());
-  }
-  void deallocate(T* p, size_t) {
-    ::operator delete (reinterpret_cast<char*>(p) - offset(), std::align_val_t{64});
-  }
-  size_t offset() const { return static_cast<size_t>(shift) * alignof(T) % 64; }
-  friend bool operator==(const ShiftedAllocator& a, const ShiftedAllocator& b) {
-    return a.shift == b.shift;
-  }
-};
-
-/// The arrays a driver passes to the kernel.
-template <class T>
-using Array = std::vector<T, ShiftedAllocator<T>>;
-
 /// One benchmark instance: owns inputs and outputs for one size. Drivers derive from it.
 class Problem {
  public:
@@ -220,6 +184,14 @@ class Problem {
   virtual void refill(Rng& rng) { fill(rng); }
 
   const std::vector<OutputView>& outputs() const { return outputs_; }
+  /// Every buffer the kernel may write, as its start and bytes: the outputs, the in/out
+  /// buffers and the workspace. The block's process makes every other array read-only.
+  std::vector<std::pair<const char*, size_t>> writable() const {
+    auto ranges = workspace_;
+    for (const OutputView& o : outputs_)
+      ranges.emplace_back(static_cast<const char*>(o.data), o.count * o.element_size);
+    return ranges;
+  }
 
  protected:
   /// Registers an output buffer; call from the constructor after sizing the vector.
@@ -233,9 +205,16 @@ class Problem {
   void inout(const char* name, std::vector<T, A>& values) {
     outputs_.push_back({name, dtype_of<T>(), values.data(), values.size(), sizeof(T), true});
   }
+  /// Registers a buffer the kernel may overwrite as scratch (kernel.h says so); never compared.
+  template <class T, class A>
+  void workspace(std::vector<T, A>& values) {
+    workspace_.emplace_back(reinterpret_cast<const char*>(values.data()),
+                            values.size() * sizeof(T));
+  }
 
  private:
   std::vector<OutputView> outputs_;
+  std::vector<std::pair<const char*, size_t>> workspace_;
 };
 
 /// Bit patterns of poison: NaNs with a payload no arithmetic produces, and a byte pattern for

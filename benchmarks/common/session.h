@@ -317,10 +317,10 @@ class Session {
     shared_.release();
     problems_.clear();
     for (long i = 0; i < copies; ++i) {
-      array_shift() = static_cast<int>(i % 8);  // Problem i's arrays: see ShiftedAllocator.
+      placement() = {static_cast<int>(i), 0};  // Where problem i's arrays lie: arrays.h.
       problems_.push_back(make_problem<P>(sizes));
     }
-    array_shift() = 0;
+    placement() = {};
     for (const auto& problem : problems_) shared_.share(problem->outputs());
     reply(layout(problems_));
   }
@@ -365,6 +365,14 @@ class Session {
     }
   }
 
+  /// What the kernel may write in any problem (see Problem::writable).
+  std::vector<std::pair<const char*, size_t>> writable_ranges() const {
+    std::vector<std::pair<const char*, size_t>> ranges;
+    for (const auto& problem : problems_)
+      for (const auto& range : problem->writable()) ranges.push_back(range);
+    return ranges;
+  }
+
   /// Zeroes the stack below the caller's frame, where the frames of the fill (the parsed
   /// inputs, the generator's state) lay.
   [[gnu::noinline]] static void wipe_dead_stack() {
@@ -376,6 +384,8 @@ class Session {
   [[noreturn]] void call_block(size_t filled, const std::vector<std::pair<size_t, uint64_t>>& again,
                                Commands& commands) {
     wipe_dead_stack();
+    const auto writable = writable_ranges();
+    protect_inputs(writable);
     install_syscall_filter({kReplyFd}, {kCommandFd});
     for (size_t i = 0; i < filled; ++i) touch_pages(problems_[i]->outputs());
     start_thread_pool();
@@ -391,7 +401,9 @@ class Session {
     // has not seen.
     for (const auto& [i, seed] : again) {
       Rng rng(seed);
+      protect_inputs(writable, /*writable_again=*/true);
       problems_[i]->P::refill(rng);
+      protect_inputs(writable);
       poison(problems_[i]->outputs());
       problems_[i]->P::call();
     }

@@ -510,6 +510,12 @@ bool DriverSession::fail_from_child(const std::vector<std::string>& words) {
   DriverRequest request;
   request.memory_bytes = memory_bytes_;
   classify_exit(run, request);
+  // In a block the kernel's arrays end (or start) flush against pages it may not touch and its
+  // inputs are read-only: name what a fault there most likely was.
+  if (run.process.signal == SIGSEGV || run.process.signal == SIGBUS)
+    run.failure +=
+        " (in a block its inputs are read-only and some arrays end or start against a page it "
+        "may not touch: did it write an input, or reach past an array's end?)";
   return fail_with(run.category, run.failure);
 }
 

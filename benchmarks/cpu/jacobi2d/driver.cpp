@@ -8,7 +8,10 @@
 class Jacobi2d : public kopt_bench::Problem {
  public:
   static constexpr int kSteps = 10;
-  explicit Jacobi2d(long n) : n_(n), u0_(n * n), u_(n * n), scratch_(n * n) { output("u", u_); }
+  explicit Jacobi2d(long n) : n_(n), u0_(n * n), u_(n * n), scratch_(n * n) {
+    output("u", u_);
+    workspace(scratch_);  // kernel.h: scratch is the function's to overwrite.
+  }
   void fill(kopt_bench::Rng& rng) override {
     rng.fill(u0_, 0.0, 1.0);
     r_ = rng.uniform(0.1, 0.25);

@@ -1,0 +1,154 @@
+// Where the arrays a driver hands the kernel lie. kernel.h promises the kernel an array of n
+// elements and nothing more: no alignment beyond the element's own, no room past either end, no
+// other array at any particular distance, and inputs it may not write. kopt_bench::Array<T> (a
+// std::vector with PlacedAllocator) makes a check meet all of that: the session builds problem i
+// of a block with placement index i, and the j-th array of a problem is placed by i + j:
+//   - on the heap, a few elements past a 64-byte boundary (0 to 7 elements, 3 more for each
+//     array, so arrays start at other distances from each other too);
+//   - ending flush against a page the kernel may not touch (one element past the end faults);
+//   - starting flush after such a page (one element before the start faults).
+// Both sides build their problems alike, so both are timed over the same placements. Every
+// array alive is listed (live_arrays), so that the block's process can make the inputs'
+// pages read-only while the kernel runs (protect_inputs).
+#pragma once
+
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <new>
+#include <vector>
+
+namespace kopt_bench {
+
+/// The problem being built and how many arrays it has made so far; the session sets `problem`
+/// before each problem and resets both after.
+struct Placement {
+  int problem = 0;
+  int arrays = 0;
+};
+
+inline Placement& placement() {
+  static Placement p;
+  return p;
+}
+
+/// One array alive: its bytes and the pages it owns alone (none for a small heap array).
+struct ArraySpan {
+  char* begin = nullptr;
+  size_t bytes = 0;
+  char* pages = nullptr;
+  size_t page_bytes = 0;
+};
+
+inline std::vector<ArraySpan>& live_arrays() {
+  static std::vector<ArraySpan> spans;
+  return spans;
+}
+
+inline size_t page_size() {
+  static const size_t size = static_cast<size_t>(sysconf(_SC_PAGESIZE));
+  return size;
+}
+
+/// Places each array by the problem's index and its own (see the top of this file).
+template <class T>
+struct PlacedAllocator {
+  using value_type = T;
+  enum Where : int { kHeap, kGuardAfter, kGuardBefore };
+  int where = kHeap, shift = 0;
+
+  PlacedAllocator() {
+    Placement& p = placement();
+    where = (p.problem + p.arrays) % 3;
+    shift = (p.problem + 3 * p.arrays) % 8;
+    ++p.arrays;
+  }
+  template <class U>
+  PlacedAllocator(const PlacedAllocator<U>& other) : where(other.where), shift(other.shift) {}
+
+  T* allocate(size_t n) {
+    const size_t bytes = n * sizeof(T);
+    char* p = nullptr;
+    if (where == kHeap) {
+      p = static_cast<char*>(::operator new (bytes + 64, std::align_val_t{64})) + offset();
+    } else {
+      char* base = map(pages_for(bytes) + page_size());
+      if (where == kGuardAfter) {
+        p = base + pages_for(bytes) - bytes;
+        guard(base + pages_for(bytes));
+      } else {
+        guard(base);
+        p = base + page_size();
+      }
+    }
+    live_arrays().push_back(span(p, bytes));
+    return reinterpret_cast<T*>(p);
+  }
+
+  void deallocate(T* array, size_t n) {
+    char* p = reinterpret_cast<char*>(array);
+    auto& spans = live_arrays();
+    spans.erase(std::remove_if(spans.begin(), spans.end(),
+                               [&](const ArraySpan& s) { return s.begin == p; }),
+                spans.end());
+    const size_t bytes = n * sizeof(T);
+    if (where == kHeap)
+      ::operator delete (p - offset(), std::align_val_t{64});
+    else if (where == kGuardAfter)
+      ::munmap(p + bytes - pages_for(bytes), pages_for(bytes) + page_size());
+    else
+      ::munmap(p - page_size(), pages_for(bytes) + page_size());
+  }
+
+  friend bool operator==(const PlacedAllocator& a, const PlacedAllocator& b) {
+    return a.where == b.where && a.shift == b.shift;
+  }
+
+ private:
+  size_t offset() const { return static_cast<size_t>(shift) * alignof(T) % 64; }
+  static size_t pages_for(size_t bytes) {
+    return std::max<size_t>(1, (bytes + page_size() - 1) / page_size()) * page_size();
+  }
+  static char* map(size_t bytes) {
+    void* m = ::mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (m == MAP_FAILED) throw std::bad_alloc();
+    return static_cast<char*>(m);
+  }
+  static void guard(char* page) { ::mprotect(page, page_size(), PROT_NONE); }
+  // The pages inside [p, p + bytes): the array's alone.
+  static ArraySpan span(char* p, size_t bytes) {
+    const auto first = (reinterpret_cast<uintptr_t>(p) + page_size() - 1) / page_size();
+    const auto last = (reinterpret_cast<uintptr_t>(p) + bytes) / page_size();
+    ArraySpan s{p, bytes, nullptr, 0};
+    if (last > first) {
+      s.pages = reinterpret_cast<char*>(first * page_size());
+      s.page_bytes = (last - first) * page_size();
+    }
+    return s;
+  }
+};
+
+/// The arrays a driver passes to the kernel.
+template <class T>
+using Array = std::vector<T, PlacedAllocator<T>>;
+
+/// Makes the pages of every live array outside `writable` (outputs, in/out and workspace
+/// arrays, each as begin and bytes) read-only, or (`writable_again`) writable again: a kernel
+/// that writes its const inputs faults instead of handing the next call (or the caller)
+/// inputs it has changed.
+template <class Ranges>
+void protect_inputs(const Ranges& writable, bool writable_again = false) {
+  for (const ArraySpan& s : live_arrays()) {
+    if (s.page_bytes == 0) continue;
+    const bool is_writable = std::any_of(writable.begin(), writable.end(), [&](const auto& w) {
+      return s.begin < w.first + w.second && w.first < s.begin + s.bytes;
+    });
+    if (!is_writable)
+      ::mprotect(s.pages, s.page_bytes, writable_again ? PROT_READ | PROT_WRITE : PROT_READ);
+  }
+}
+
+}  // namespace kopt_bench
