@@ -101,7 +101,8 @@ TEST(DrawnSizesTest, OpenMPRechecksUseTheManifestsSizesTheDrawnEndsAndTheTimeSiz
   EXPECT_EQ(plans[5].size, 1L << 22);  // The time size, where the timed calls run.
   EXPECT_EQ(plans[5].seeds, 1u);
   EXPECT_FALSE(plans[5].edges);
-  EXPECT_EQ(recheck_thread_counts(2), (std::vector<int>{1, 7, 12}));
+  EXPECT_EQ(recheck_thread_counts(2), (std::vector<int>{1, 7, 16}));
+  EXPECT_EQ(recheck_thread_counts(8), (std::vector<int>{1, 19, 64}));
 }
 
 TEST(DrawnSizesTest, LaterPlansCallOneProblemTwiceAtTheTimeSizeAndBothDrawnEnds) {

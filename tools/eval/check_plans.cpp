@@ -68,7 +68,9 @@ std::vector<SizePlan> thread_recheck_plans(const Benchmark& bench, uint64_t seed
 }
 
 std::vector<int> recheck_thread_counts(int machine) {
-  return {1, 2 * machine + 3, 4 * machine + 4};
+  int power = 4;  // A power of two, at least four times the machine's count and four more.
+  while (power < 4 * machine + 4) power *= 2;
+  return {1, 2 * machine + 3, power};
 }
 
 }  // namespace kopt

@@ -31,9 +31,10 @@ std::vector<SizePlan> later_plans(const Benchmark& bench, uint64_t seed,
 std::vector<SizePlan> thread_recheck_plans(const Benchmark& bench, uint64_t seed);
 
 /// The thread counts of those re-checks on a machine timed with `machine` threads: 1, twice
-/// as many and three more (odd), four times as many and four more (a multiple of 4): 1, 7 and
-/// 12 on two cores. With only odd counts beside the machine's, a scan wrong whenever the count
-/// was a multiple of 4 passed (red team 12).
+/// as many and three more (odd), and the power of two at or above four times as many and four
+/// more (a multiple of 4): 1, 7 and 16 on two cores. With only odd counts beside the machine's,
+/// a scan wrong whenever the count was a multiple of 4 passed (red team 12); with 12, one wrong
+/// at powers of two from 4 up (red team 14).
 std::vector<int> recheck_thread_counts(int machine);
 
 }  // namespace kopt

@@ -27,7 +27,7 @@ class Jacobi2d : public kopt_bench::Problem {
   // 11..40 by the seed (more than any fixed count a kernel might assume).
   // 4: 2 + n % 8 sweeps, so that the sizes checked (every remainder modulo 8 among them) bring
   // up every count from 2 to 9 (past any blocking of sweeps in twos or fours), with r drawn
-  // log-uniformly from 1e-6 to 0.25 (kernel.h allows any r in (0, 0.25]).
+  // log-uniformly from 1e-12 to 0.25 (kernel.h allows any r in (0, 0.25]).
   int edge_cases() const override { return 5; }
   void fill_edge(kopt_bench::Rng& rng, int k) override {
     fill(rng);
@@ -35,7 +35,7 @@ class Jacobi2d : public kopt_bench::Problem {
     if (k == 3) steps_ = static_cast<int>(rng.integer(11, 40));
     if (k == 4) {
       steps_ = static_cast<int>(2 + n_ % 8);
-      r_ = std::exp(rng.uniform(std::log(1e-6), std::log(0.25)));
+      r_ = std::exp(rng.uniform(std::log(1e-12), std::log(0.25)));
     }
   }
   void call() override { jacobi2d(u0_.data(), u_.data(), scratch_.data(), n_, steps_, r_); }

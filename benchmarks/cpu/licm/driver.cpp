@@ -29,7 +29,7 @@ class Standardize : public kopt_bench::Problem {
   // variances from -0.99 (kernel.h asks only var + eps > 0); 4: rows x cols
   // = n*n with rows != cols, both above 1, drawn among the divisors of n*n (square where n*n has
   // none: n prime or below 4).
-  // 5: no damping with an eps drawn log-uniformly from 1e-6 to 1.
+  // 5: no damping with an eps drawn log-uniformly from 1e-6 to 1e6.
   int edge_cases() const override { return 6; }
   void fill_edge(kopt_bench::Rng& rng, int k) override {
     fill(rng);
@@ -47,7 +47,7 @@ class Standardize : public kopt_bench::Problem {
     }
     if (k == 5) {
       decay_ = 0;
-      eps_ = std::exp(rng.uniform(std::log(1e-6), 0.0));
+      eps_ = std::exp(rng.uniform(std::log(1e-6), std::log(1e6)));
     }
     if (k == 4) {
       shape_ = kopt_bench::oblong_shape(n_, rng);

@@ -23,8 +23,8 @@ class Nbody : public kopt_bench::Problem {
   }
   // 0: every body at one point (all accelerations 0); 1: positions spread over [-1000, 1000)
   // with some massless bodies; 2: pairs of bodies at the same point; 3: softening 0.3; 4 and
-  // 5: a softening drawn log-uniformly below the usual draws, 1e-6 to 0.002, and above them,
-  // 0.05 to 1000 (kernel.h takes any eps > 0: a kernel right only for the driver's range fails).
+  // 5: a softening drawn log-uniformly below the usual draws, 1e-12 to 0.002, and above them,
+  // 0.05 to 1e12 (kernel.h takes any eps > 0: a kernel right only for the driver's range fails).
   int edge_cases() const override { return 6; }
   void fill_edge(kopt_bench::Rng& rng, int k) override {
     fill(rng);
@@ -37,8 +37,8 @@ class Nbody : public kopt_bench::Problem {
         if (k == 2 && d < 3 && i % 2) v = body_[4 * (i - 1) + d];
       }
     if (k == 3) eps_ = 0.3;
-    if (k == 4) eps_ = std::exp(rng.uniform(std::log(1e-6), std::log(0.002)));
-    if (k == 5) eps_ = std::exp(rng.uniform(std::log(0.05), std::log(1000.0)));
+    if (k == 4) eps_ = std::exp(rng.uniform(std::log(1e-12), std::log(0.002)));
+    if (k == 5) eps_ = std::exp(rng.uniform(std::log(0.05), std::log(1e12)));
   }
   void call() override { nbody_accel(body_.data(), acc_.data(), n_, eps_); }
 
