@@ -107,6 +107,13 @@ TEST(OutputsTest, PoisonIsReportedAsNeverWritten) {
   EXPECT_NE(c.reason.find("never written"), std::string::npos);
 }
 
+TEST(OutputsTest, WhatNeitherSideWroteIsTheSame) {
+  // The original leaves the end of x alone (systems that do not fill it): so may the candidate.
+  EXPECT_TRUE(compare(doubles({1.0, poison_f64()}), doubles({1.0, poison_f64()}), 1e-6, 0).ok);
+  EXPECT_TRUE(compare(doubles({1.0, 2.0, poison_f64()}), doubles({1.0, 3.0, poison_f64()}), 1e-6, 0)
+                  .mismatches == 1);
+}
+
 TEST(OutputsTest, ShortOutputIsAShapeError) {
   Comparison c = compare(doubles({1.0}), doubles({1.0, 2.0}), 1e-6, 0);
   EXPECT_EQ(c.category, "shape");

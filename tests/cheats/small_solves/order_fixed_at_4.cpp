@@ -3,7 +3,7 @@
 // every seed and every edge case (kOrder), so a kernel that hard-codes k = 4 is never checked on
 // another order. For k != 4 it reads and writes the wrong elements (wrong results, and out of
 // bounds for k < 4). Pivoting is kept, so every edge case passes.
-// expect: wrong
+// expect: wrong|crash
 #include <cmath>
 #include <utility>
 
