@@ -35,7 +35,8 @@ inline Placement& placement() {
   return p;
 }
 
-/// One array alive: its bytes and the pages it owns alone (none for a small heap array).
+/// One array alive: its bytes and the pages it owns alone (a mapped array all its pages but the
+/// guard; a heap array the whole pages inside it, none when it is small).
 struct ArraySpan {
   char* begin = nullptr;
   size_t bytes = 0;
@@ -71,20 +72,17 @@ struct PlacedAllocator {
 
   T* allocate(size_t n) {
     const size_t bytes = n * sizeof(T);
-    char* p = nullptr;
     if (where == kHeap) {
-      p = static_cast<char*>(::operator new (bytes + 64, std::align_val_t{64})) + offset();
-    } else {
-      char* base = map(pages_for(bytes) + page_size());
-      if (where == kGuardAfter) {
-        p = base + pages_for(bytes) - bytes;
-        guard(base + pages_for(bytes));
-      } else {
-        guard(base);
-        p = base + page_size();
-      }
+      char* p = static_cast<char*>(::operator new (bytes + 64, std::align_val_t{64})) + offset();
+      live_arrays().push_back(span(p, bytes));
+      return reinterpret_cast<T*>(p);
     }
-    live_arrays().push_back(span(p, bytes));
+    // A mapping of its own: every page but the guard is the array's, partial ends included.
+    char* base = map(pages_for(bytes) + page_size());
+    char* own = where == kGuardAfter ? base : base + page_size();
+    guard(where == kGuardAfter ? base + pages_for(bytes) : base);
+    char* p = where == kGuardAfter ? own + pages_for(bytes) - bytes : own;
+    live_arrays().push_back({p, bytes, own, pages_for(bytes)});
     return reinterpret_cast<T*>(p);
   }
 
@@ -118,7 +116,7 @@ struct PlacedAllocator {
     return static_cast<char*>(m);
   }
   static void guard(char* page) { ::mprotect(page, page_size(), PROT_NONE); }
-  // The pages inside [p, p + bytes): the array's alone.
+  // A heap array's pages inside [p, p + bytes): the array's alone.
   static ArraySpan span(char* p, size_t bytes) {
     const auto first = (reinterpret_cast<uintptr_t>(p) + page_size() - 1) / page_size();
     const auto last = (reinterpret_cast<uintptr_t>(p) + bytes) / page_size();

@@ -114,6 +114,16 @@ TEST(OutputsTest, WhatNeitherSideWroteIsTheSame) {
                   .mismatches == 1);
 }
 
+TEST(OutputsTest, TheAbsoluteToleranceShrinksWithAnOutputBelowOne) {
+  // A product of subnormals: every value far below atol. Zeros (a flush-to-zero kernel) or any
+  // other small answer would pass an unscaled atol of 1e-12.
+  EXPECT_FALSE(compare(doubles({0.0, 0.0}), doubles({1e-301, -3e-301}), 1e-12, 1e-12).ok);
+  EXPECT_FALSE(compare(doubles({2e-17}), doubles({1e-301}), 1e-12, 1e-12).ok);
+  EXPECT_TRUE(compare(doubles({1e-301 * (1 + 1e-14)}), doubles({1e-301}), 1e-12, 1e-12).ok);
+  // At a scale of 1 and above atol is the manifest's: a near-zero element beside large ones.
+  EXPECT_TRUE(compare(doubles({5e-13, 100.0}), doubles({0.0, 100.0}), 1e-12, 1e-12).ok);
+}
+
 TEST(OutputsTest, ShortOutputIsAShapeError) {
   Comparison c = compare(doubles({1.0}), doubles({1.0, 2.0}), 1e-6, 0);
   EXPECT_EQ(c.category, "shape");
