@@ -18,7 +18,7 @@ namespace kopt::cli {
 
 namespace {
 
-// Whether BENCH names a kernel file rather than a benchmark (a folder or a suite name).
+// Whether BENCH names a kernel file (by a source file's extension) rather than a benchmark.
 bool names_a_file(const Args& args) {
   if (!args.has("BENCH")) return false;
   const std::filesystem::path named = args.get("BENCH");
@@ -28,7 +28,7 @@ bool names_a_file(const Args& args) {
         throw UsageError{"no such file: " + named.string()};
       return true;
     }
-  return std::filesystem::is_regular_file(named);
+  return false;
 }
 
 // The file's kernels as documents, with the lines for people under "summary".
@@ -114,8 +114,15 @@ int run_predict(const Args& args) {
     throw UsageError{"a kernel FILE takes --method model (the llm method reads a benchmark)"};
   if (file && (args.flag("all") || args.has("size")))
     throw UsageError{"a kernel FILE takes --args for its parameters, not --all or --size"};
-  if (!file && (args.has("kernel") || args.has("args") || args.has("flags")))
+  if (!file && (args.has("kernel") || args.has("args") || args.has("flags") ||
+                !args.list("I").empty() || !args.list("D").empty()))
     throw UsageError{"--kernel, --args, --flags, -I and -D describe a kernel FILE"};
+  if (file && args.get("variant") != "original")
+    throw UsageError{"a kernel FILE is its own variant: --variant is for a benchmark"};
+  if (file && is_cuda_file(args.get("BENCH")))
+    throw UsageError{"kopt predict times CPU kernels on this machine; " + args.get("BENCH") +
+                     " is CUDA (its static counts and class: kopt roofline " + args.get("BENCH") +
+                     " --launch GRID,BLOCK --hardware GPU)"};
   std::vector<Benchmark> benches = file ? std::vector<Benchmark>{} : chosen(args);
   EvaluatorSession session(args);
   const ExecutionContext& ctx = session.evaluator().context();

@@ -19,6 +19,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <new>
+#include <type_traits>
 #include <vector>
 
 namespace kopt_bench {
@@ -42,6 +43,8 @@ struct ArraySpan {
   size_t bytes = 0;
   char* pages = nullptr;
   size_t page_bytes = 0;
+  void* base = nullptr;  ///< What to free: the heap block, or the mapping (guard included).
+  size_t mapped = 0;     ///< The mapping's bytes; 0 for a heap block.
 };
 
 inline std::vector<ArraySpan>& live_arrays() {
@@ -73,36 +76,51 @@ struct PlacedAllocator {
   T* allocate(size_t n) {
     const size_t bytes = n * sizeof(T);
     if (where == kHeap) {
-      char* p = static_cast<char*>(::operator new (bytes + 64, std::align_val_t{64})) + offset();
-      live_arrays().push_back(span(p, bytes));
+      void* base = ::operator new (bytes + 64, std::align_val_t{64});
+      char* p = static_cast<char*>(base) + offset();
+      ArraySpan s = span(p, bytes);
+      s.base = base;
+      live_arrays().push_back(s);
       return reinterpret_cast<T*>(p);
     }
     // A mapping of its own: every page but the guard is the array's, partial ends included.
-    char* base = map(pages_for(bytes) + page_size());
+    const size_t mapped = pages_for(bytes) + page_size();
+    char* base = map(mapped);
     char* own = where == kGuardAfter ? base : base + page_size();
-    guard(where == kGuardAfter ? base + pages_for(bytes) : base);
+    if (::mprotect(where == kGuardAfter ? base + pages_for(bytes) : base, page_size(), PROT_NONE) !=
+        0) {
+      ::munmap(base, mapped);
+      throw std::bad_alloc();
+    }
     char* p = where == kGuardAfter ? own + pages_for(bytes) - bytes : own;
-    live_arrays().push_back({p, bytes, own, pages_for(bytes)});
+    live_arrays().push_back({p, bytes, own, pages_for(bytes), base, mapped});
     return reinterpret_cast<T*>(p);
   }
 
-  void deallocate(T* array, size_t n) {
+  /// Frees what the array's own record says, whichever allocator placed it (two Arrays placed
+  /// apart may swap or move their buffers: every PlacedAllocator is equal).
+  void deallocate(T* array, size_t) {
     char* p = reinterpret_cast<char*>(array);
     auto& spans = live_arrays();
-    spans.erase(std::remove_if(spans.begin(), spans.end(),
-                               [&](const ArraySpan& s) { return s.begin == p; }),
-                spans.end());
-    const size_t bytes = n * sizeof(T);
-    if (where == kHeap)
-      ::operator delete (p - offset(), std::align_val_t{64});
-    else if (where == kGuardAfter)
-      ::munmap(p + bytes - pages_for(bytes), pages_for(bytes) + page_size());
+    const auto it =
+        std::find_if(spans.begin(), spans.end(), [&](const ArraySpan& s) { return s.begin == p; });
+    if (it == spans.end()) return;  // Not ours: never freed twice, never freed wrongly.
+    const ArraySpan s = *it;
+    spans.erase(it);
+    if (s.mapped == 0)
+      ::operator delete (s.base, std::align_val_t{64});
     else
-      ::munmap(p - page_size(), pages_for(bytes) + page_size());
+      ::munmap(s.base, s.mapped);
   }
 
-  friend bool operator==(const PlacedAllocator& a, const PlacedAllocator& b) {
-    return a.where == b.where && a.shift == b.shift;
+  using is_always_equal = std::true_type;
+  template <class U>
+  bool operator==(const PlacedAllocator<U>&) const {
+    return true;
+  }
+  template <class U>
+  bool operator!=(const PlacedAllocator<U>&) const {
+    return false;
   }
 
  private:
@@ -115,7 +133,6 @@ struct PlacedAllocator {
     if (m == MAP_FAILED) throw std::bad_alloc();
     return static_cast<char*>(m);
   }
-  static void guard(char* page) { ::mprotect(page, page_size(), PROT_NONE); }
   // A heap array's pages inside [p, p + bytes): the array's alone.
   static ArraySpan span(char* p, size_t bytes) {
     const auto first = (reinterpret_cast<uintptr_t>(p) + page_size() - 1) / page_size();
@@ -137,16 +154,19 @@ using Array = std::vector<T, PlacedAllocator<T>>;
 /// arrays, each as begin and bytes) read-only, or (`writable_again`) writable again: a kernel
 /// that writes its const inputs faults instead of handing the next call (or the caller)
 /// inputs it has changed.
+/// False when the system refused (out of memory for the mappings' bookkeeping).
 template <class Ranges>
-void protect_inputs(const Ranges& writable, bool writable_again = false) {
+bool protect_inputs(const Ranges& writable, bool writable_again = false) {
   for (const ArraySpan& s : live_arrays()) {
     if (s.page_bytes == 0) continue;
     const bool is_writable = std::any_of(writable.begin(), writable.end(), [&](const auto& w) {
       return s.begin < w.first + w.second && w.first < s.begin + s.bytes;
     });
-    if (!is_writable)
-      ::mprotect(s.pages, s.page_bytes, writable_again ? PROT_READ | PROT_WRITE : PROT_READ);
+    if (!is_writable &&
+        ::mprotect(s.pages, s.page_bytes, writable_again ? PROT_READ | PROT_WRITE : PROT_READ) != 0)
+      return false;
   }
+  return true;
 }
 
 }  // namespace kopt_bench

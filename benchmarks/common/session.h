@@ -385,7 +385,7 @@ class Session {
                                Commands& commands) {
     wipe_dead_stack();
     const auto writable = writable_ranges();
-    protect_inputs(writable);
+    if (!protect_inputs(writable)) _exit(kExitOutOfMemory);
     install_syscall_filter({kReplyFd}, {kCommandFd});
     for (size_t i = 0; i < filled; ++i) touch_pages(problems_[i]->outputs());
     start_thread_pool();
@@ -401,9 +401,9 @@ class Session {
     // has not seen.
     for (const auto& [i, seed] : again) {
       Rng rng(seed);
-      protect_inputs(writable, /*writable_again=*/true);
+      if (!protect_inputs(writable, /*writable_again=*/true)) _exit(kExitOutOfMemory);
       problems_[i]->P::refill(rng);
-      protect_inputs(writable);
+      if (!protect_inputs(writable)) _exit(kExitOutOfMemory);
       poison(problems_[i]->outputs());
       problems_[i]->P::call();
     }

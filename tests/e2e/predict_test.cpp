@@ -106,11 +106,14 @@ TEST(PredictTest, AFileSaysWhatItCannotPredict) {
   EXPECT_NE(unnamed.output.find("no kernel named 'nope'"), std::string::npos) << unnamed.output;
   EXPECT_NE(unnamed.output.find("scale"), std::string::npos) << unnamed.output;
   const ProcessResult cuda = test::run_kopt({"predict", fixture("constructs.cu")});
-  EXPECT_EQ(cuda.exit_code, 1);
+  EXPECT_EQ(cuda.exit_code, 2);
   EXPECT_NE(cuda.output.find("kopt roofline"), std::string::npos) << cuda.output;
   const ProcessResult sized = test::run_kopt({"predict", fixture("loops.cpp"), "--size", "10"});
   EXPECT_EQ(sized.exit_code, 2);
   EXPECT_NE(sized.output.find("--args"), std::string::npos) << sized.output;
+  const ProcessResult include = test::run_kopt({"predict", "licm", "-I", "/tmp"});
+  EXPECT_EQ(include.exit_code, 2);
+  EXPECT_NE(include.output.find("kernel FILE"), std::string::npos) << include.output;
 }
 
 TEST(PredictTest, TheLlmMethodAsksAModelAndReadsItsAnswer) {

@@ -63,10 +63,11 @@ std::vector<SizePlan> thread_recheck_plans(const Benchmark& bench, uint64_t seed
   // seed: its edge cases at three thread counts cost a stencil's check half again.
   const std::vector<LargeSize> large = large_sizes_to_check(bench, seed);
   const long widest = widest_below_time(large, bench.time_size);
+  const bool one_below = !large.empty() && large.front().size == widest;
   if (!large.empty() && large.front().size < widest)
     plans.push_back({large.front().size, 1, true, SIZE_MAX});
-  if (widest > 0) plans.push_back({widest, 1, false, SIZE_MAX});
-  plans.push_back({bench.time_size, 1, false, SIZE_MAX});  // Where the timed calls run.
+  if (widest > 0) plans.push_back({widest, 1, one_below, SIZE_MAX});  // Its edges if alone.
+  plans.push_back({bench.time_size, 1, false, SIZE_MAX});             // Where the timed calls run.
   return plans;
 }
 

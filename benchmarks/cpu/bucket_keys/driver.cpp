@@ -83,6 +83,7 @@ class BucketKeys : public kopt_bench::Problem {
   void sample_splitters(kopt_bench::Rng& rng, int count) {
     nsplit_ = count;
     splitters_.assign(static_cast<size_t>(std::max(count, 1)), 0.0);
+    splitters_.shrink_to_fit();  // Its end against its guard page, if it has one (arrays.h).
     for (int i = 0; i < count; ++i) splitters_[i] = keys_[rng.integer(0, n_ - 1)];
     std::sort(splitters_.begin(), splitters_.begin() + count);
   }

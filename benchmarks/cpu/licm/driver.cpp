@@ -11,6 +11,8 @@ class Standardize : public kopt_bench::Problem {
   void fill(kopt_bench::Rng& rng) override {
     mean_.resize(n_);  // An edge case may have made them n * n long.
     var_.resize(n_);
+    mean_.shrink_to_fit();  // Their ends against their guard pages, if any (arrays.h).
+    var_.shrink_to_fit();
     rng.fill(x_, -10.0, 10.0);
     rng.fill(mean_, -1.0, 1.0);
     rng.fill(var_, 0.5, 4.0);

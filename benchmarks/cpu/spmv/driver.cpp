@@ -40,6 +40,8 @@ class Spmv : public kopt_bench::Problem {
     }
     col_.resize(row_ptr_[n_]);
     val_.resize(row_ptr_[n_]);
+    col_.shrink_to_fit();  // Their ends against their guard pages, if any (arrays.h).
+    val_.shrink_to_fit();
     for (long i = 0; i < n_; ++i) {
       for (int64_t k = row_ptr_[i]; k < row_ptr_[i + 1]; ++k) {
         // One draw per entry: its upper half says near or anywhere, its lower half where.
@@ -66,6 +68,8 @@ class Spmv : public kopt_bench::Problem {
     }
     col_.resize(row_ptr_[n_]);
     val_.resize(row_ptr_[n_]);
+    col_.shrink_to_fit();  // Their ends against their guard pages, if any (arrays.h).
+    val_.shrink_to_fit();
     for (auto& c : col_) c = static_cast<int32_t>(rng.integer(0, k == 2 ? 3 : n_ - 1) % n_);
     rng.fill(val_, 0.01, 1.0);
     rng.fill(x_, 0.01, 1.0);

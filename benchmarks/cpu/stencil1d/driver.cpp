@@ -13,6 +13,7 @@ class Stencil1d : public kopt_bench::Problem {
   void fill(kopt_bench::Rng& rng) override {
     radius_ = kRadius;
     w_.resize(2 * kRadius + 1);
+    w_.shrink_to_fit();  // Its end against its guard page, if it has one (arrays.h).
     rng.fill(in_, -1.0, 1.0);
     rng.fill(w_, -1.0, 1.0);
   }
@@ -38,6 +39,7 @@ class Stencil1d : public kopt_bench::Problem {
       radius_ = log_uniform(rng, lo, std::min(kBandStarts[k - 5] - 1, widest));
     }
     w_.resize(2 * radius_ + 1);
+    w_.shrink_to_fit();
     rng.fill(w_, -1.0, 1.0);
   }
   void call() override { stencil1d(in_.data(), out_.data(), n_, w_.data(), radius_); }

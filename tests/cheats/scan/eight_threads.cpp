@@ -2,7 +2,7 @@
 // 9 threads on; the re-checks stopped at 7 threads. Caught by the re-check with 4 x cores + 9
 // (17 on two cores).
 // Found by a red team that read the harness (2026-11-27).
-// expect: wrong|unwritten
+// expect: wrong|unwritten|precision
 #include <omp.h>
 
 #include <vector>

@@ -1,6 +1,6 @@
 // Class 6 (a parameter value no check drew): the step count kept in a uint8_t, so 256 steps run
 // none and 300 run 44. The edge cases drew at most 218 steps; caught by the one drawing 219 to
-// 1024 log-uniformly. Written by red team 13 (2026-11-27).
+// 512 log-uniformly. Written by red team 13 (2026-11-27).
 // expect: wrong
 #include <cstdint>
 #include <vector>
