@@ -18,19 +18,6 @@ namespace kopt::cli {
 
 namespace {
 
-// Whether BENCH names a kernel file (by a source file's extension) rather than a benchmark.
-bool names_a_file(const Args& args) {
-  if (!args.has("BENCH")) return false;
-  const std::filesystem::path named = args.get("BENCH");
-  for (const char* ext : {".cu", ".cuh", ".cpp", ".cc", ".cxx", ".c"})
-    if (named.extension() == ext) {
-      if (!std::filesystem::is_regular_file(named))
-        throw UsageError{"no such file: " + named.string()};
-      return true;
-    }
-  return false;
-}
-
 // The file's kernels as documents, with the lines for people under "summary".
 Result<std::vector<Json>> file_documents(const Args& args, const ExecutionContext& ctx,
                                          const MachineModel& machine,
@@ -109,7 +96,7 @@ int run_predict(const Args& args) {
   const std::string method = args.get("method");
   if (method != "model" && method != "llm") throw UsageError{"--method must be model or llm"};
   const long size = args.has("size") ? args.get_int("size", 1) : 0;
-  const bool file = names_a_file(args);
+  const bool file = args.has("BENCH") && names_source_file(args.get("BENCH"));
   if (file && method != "model")
     throw UsageError{"a kernel FILE takes --method model (the llm method reads a benchmark)"};
   if (file && (args.flag("all") || args.has("size")))
@@ -120,9 +107,7 @@ int run_predict(const Args& args) {
   if (file && args.get("variant") != "original")
     throw UsageError{"a kernel FILE is its own variant: --variant is for a benchmark"};
   if (file && is_cuda_file(args.get("BENCH")))
-    throw UsageError{"kopt predict times CPU kernels on this machine; " + args.get("BENCH") +
-                     " is CUDA (its static counts and class: kopt roofline " + args.get("BENCH") +
-                     " --launch GRID,BLOCK --hardware GPU)"};
+    throw UsageError{cuda_file_refusal(args.get("BENCH"))};
   std::vector<Benchmark> benches = file ? std::vector<Benchmark>{} : chosen(args);
   EvaluatorSession session(args);
   const ExecutionContext& ctx = session.evaluator().context();

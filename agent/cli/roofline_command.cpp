@@ -127,10 +127,7 @@ int run_roofline(const Args& args) {
       std::filesystem::is_regular_file(args.get("TARGET")))
     return roofline_file(args);
   if (!args.has("TARGET")) throw UsageError{"give a benchmark or a kernel FILE"};
-  const std::filesystem::path named = args.get("TARGET");
-  for (const char* ext : {".cu", ".cuh", ".cpp", ".cc", ".cxx", ".c"})
-    if (named.extension() == ext && !std::filesystem::is_regular_file(named))
-      throw UsageError{"no such file: " + named.string()};
+  names_source_file(args.get("TARGET"));  // A missing FILE is said so, not taken for a name.
   const std::string method = args.has("method") ? args.get("method") : "measured";
   if (method != "measured" && method != "static" && method != "llm")
     throw UsageError{"--method must be measured, static or llm"};

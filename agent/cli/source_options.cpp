@@ -7,6 +7,16 @@
 
 namespace kopt::cli {
 
+bool names_source_file(const std::filesystem::path& named) {
+  for (const char* ext : {".cu", ".cuh", ".cpp", ".cc", ".cxx", ".c"})
+    if (named.extension() == ext) {
+      if (!std::filesystem::is_regular_file(named))
+        throw UsageError{"no such file: " + named.string()};
+      return true;
+    }
+  return false;
+}
+
 SourceFile source_file(const Args& args, const std::string& positional) {
   SourceFile source;
   source.path = args.get(positional);

@@ -2,6 +2,7 @@
 // by `kopt roofline FILE` and `kopt predict FILE`: -I, -D, --flags, --kernel, --args, --launch.
 #pragma once
 
+#include <filesystem>
 #include <optional>
 #include <string>
 #include <vector>
@@ -11,6 +12,10 @@
 #include "tools/roofline/source_compile.h"
 
 namespace kopt::cli {
+
+/// Whether `named` is a kernel source file by its extension (.cu, .cuh, .cpp, .cc, .cxx, .c); a
+/// UsageError when it has one but no such file exists.
+bool names_source_file(const std::filesystem::path& named);
 
 /// The file named by the positional `positional` with the -I, -D and --flags given.
 SourceFile source_file(const Args& args, const std::string& positional);

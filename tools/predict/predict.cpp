@@ -127,15 +127,18 @@ std::string unknown_parameters_note(const FilePredictionRequest& request) {
 
 }  // namespace
 
+std::string cuda_file_refusal(const std::string& file) {
+  return "kopt predict times CPU kernels on this machine; " + file +
+         " is CUDA (its static counts and class: kopt roofline " + file +
+         " --launch GRID,BLOCK --hardware GPU)";
+}
+
 Result<std::vector<VariantPrediction>> predict_file(const ExecutionContext& ctx,
                                                     const FilePredictionRequest& request,
                                                     const MachineModel& machine,
                                                     const Calibration& calibration) {
   const std::string file = request.source.path.string();
-  if (is_cuda_file(request.source.path))
-    return fail("kopt predict times CPU kernels on this machine; " + file +
-                " is CUDA (its static counts and class: kopt roofline " + file +
-                " --launch GRID,BLOCK --hardware GPU)");
+  if (is_cuda_file(request.source.path)) return fail(cuda_file_refusal(file));
   auto source = read_file(request.source.path);
   if (!source) return source.error();
   auto ir = compile_ir(ctx, request.source, /*native=*/true);

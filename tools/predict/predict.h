@@ -79,6 +79,9 @@ struct FilePredictionRequest {
   std::vector<std::optional<double>> args;  ///< Scalar arguments by position, where given.
 };
 
+/// Why a CUDA file gets no time prediction, and where its static counts are.
+std::string cuda_file_refusal(const std::string& file);
+
 /// Predicts one call of each kernel of `request.source` (a function of the file's own with a
 /// loop), compiled where the file lies as this machine's compiler vectorizes it; trip counts
 /// from the arguments given, otherwise assumed and said so. A CUDA file, a file that does not
