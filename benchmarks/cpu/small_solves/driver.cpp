@@ -32,7 +32,8 @@ class SmallSolves : public kopt_bench::Problem {
   }
   // 0: zero diagonals: each system is a row rotation of a diagonally dominant matrix, with
   // the entries landing on the diagonal set to 0 (solvable only with pivoting).
-  // 1: systems scaled by 1e-100 .. 1e100 (the solution does not change).
+  // 1: systems scaled by 1e-300 .. 1e300 (the solution does not change; red team 16: pivoting
+  // by squares, which underflow below 1e-162, passed at 1e-100).
   // 2, 3: other orders in the same storage: 2n systems of order 2, 4n of order 1.
   // 4: as 0, with tiny diagonal entries (|a_ii| < 1e-15) instead of zeros: only the partial
   // pivoting kernel.h specifies keeps the error small, not a test for an exact zero.
@@ -64,7 +65,7 @@ class SmallSolves : public kopt_bench::Problem {
           a[r * kOrder + r] = k == 0 ? 0.0 : rng.uniform(-1e-15, 1e-15);
         if (k == 0) scale_system(rng, a, b_.data() + s * kOrder, kOrder);
       } else {
-        const double scale = std::pow(10.0, static_cast<double>(rng.integer(-100, 100)));
+        const double scale = std::pow(10.0, static_cast<double>(rng.integer(-300, 300)));
         for (int i = 0; i < kOrder * kOrder; ++i) a[i] *= scale;
         for (int r = 0; r < kOrder; ++r) b_[s * kOrder + r] *= scale;
       }
@@ -99,11 +100,11 @@ class SmallSolves : public kopt_bench::Problem {
     }
   }
 
-  // Half the time, multiplies a system (its matrix and right-hand side) by 10^-100 .. 10^100:
+  // Half the time, multiplies a system (its matrix and right-hand side) by 10^-300 .. 10^300:
   // the solution is the same, and pivoting must not compare entries with a fixed threshold.
   static void scale_system(kopt_bench::Rng& rng, double* a, double* b, int order) {
     if (rng.next() % 2) return;
-    const double scale = std::pow(10.0, static_cast<double>(rng.integer(-100, 100)));
+    const double scale = std::pow(10.0, static_cast<double>(rng.integer(-300, 300)));
     for (int i = 0; i < order * order; ++i) a[i] *= scale;
     for (int r = 0; r < order; ++r) b[r] *= scale;
   }
