@@ -45,6 +45,7 @@ struct ArraySpan {
   size_t page_bytes = 0;
   void* base = nullptr;  ///< What to free: the heap block, or the mapping (guard included).
   size_t mapped = 0;     ///< The mapping's bytes; 0 for a heap block.
+  int problem = 0;       ///< The problem whose array it is (Placement::problem at its making).
 };
 
 inline std::vector<ArraySpan>& live_arrays() {
@@ -62,16 +63,18 @@ template <class T>
 struct PlacedAllocator {
   using value_type = T;
   enum Where : int { kHeap, kGuardAfter, kGuardBefore };
-  int where = kHeap, shift = 0;
+  int where = kHeap, shift = 0, problem = 0;
 
   PlacedAllocator() {
     Placement& p = placement();
+    problem = p.problem;
     where = (p.problem + p.arrays) % 3;
     shift = (p.problem + 3 * p.arrays) % 8;
     ++p.arrays;
   }
   template <class U>
-  PlacedAllocator(const PlacedAllocator<U>& other) : where(other.where), shift(other.shift) {}
+  PlacedAllocator(const PlacedAllocator<U>& other)
+      : where(other.where), shift(other.shift), problem(other.problem) {}
 
   T* allocate(size_t n) {
     const size_t bytes = n * sizeof(T);
@@ -80,6 +83,7 @@ struct PlacedAllocator {
       char* p = static_cast<char*>(base) + offset();
       ArraySpan s = span(p, bytes);
       s.base = base;
+      s.problem = problem;
       live_arrays().push_back(s);
       return reinterpret_cast<T*>(p);
     }
@@ -93,7 +97,7 @@ struct PlacedAllocator {
       throw std::bad_alloc();
     }
     char* p = where == kGuardAfter ? own + pages_for(bytes) - bytes : own;
-    live_arrays().push_back({p, bytes, own, pages_for(bytes), base, mapped});
+    live_arrays().push_back({p, bytes, own, pages_for(bytes), base, mapped, problem});
     return reinterpret_cast<T*>(p);
   }
 

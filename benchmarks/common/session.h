@@ -3,9 +3,11 @@
 // tools/eval/driver_session.cpp speaks the other side.
 #pragma once
 
+#include <fcntl.h>
 #include <malloc.h>
 #include <signal.h>
 #include <sys/mman.h>
+#include <sys/uio.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -14,7 +16,9 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <iterator>
 #include <memory>
+#include <optional>
 #include <string>
 #include <thread>
 #include <utility>
@@ -35,10 +39,12 @@ namespace kopt_bench {
 ///                fills it again from seed T and
 ///                calls it once more, on the same
 ///                buffers; poison its outputs
-///   go           read by the child: it calls    -> "stopped" once the child stopped itself;
-///                the kernel on each filled         "reaped" once kopt, having read the outputs
-///                problem in turn, then stops       at their ADDRESSes in the stopped child,
-///                                                  killed it. "died HOW N" if the child ended
+///   go           read by the child: it calls    -> "stopped" once the child stopped itself
+///                the kernel on each filled         ("died HOW N" if the child ended)
+///                problem in turn, then stops
+///   inputs       sent once kopt has read the    -> "inputs kept", or "inputs written BYTES AT"
+///                outputs at their ADDRESSes in     when the kernel changed an input; then
+///                the stopped child                 "reaped" once kopt killed the child
 ///   exit (or end of input)                      -> the process exits 0
 ///
 /// The kernel never runs in the serving process. Every block of calls runs in a child forked
@@ -301,6 +307,65 @@ inline std::string ending(const siginfo_t& info) {
   return "signal " + std::to_string(info.si_status);
 }
 
+/// The pages of a stopped child, compared with this process's from outside it. A page the
+/// child still shares with this process (its fork) is the same memory: only the pages it holds
+/// alone (written since the fork, or mapped anew) and those it no longer has are read.
+class ChildPages {
+ public:
+  explicit ChildPages(pid_t child)
+      : child_(child),
+        pagemap_(::open(("/proc/" + std::to_string(child) + "/pagemap").c_str(),
+                        O_RDONLY | O_CLOEXEC)) {}
+  ~ChildPages() {
+    if (pagemap_ >= 0) ::close(pagemap_);
+  }
+  ChildPages(const ChildPages&) = delete;
+  ChildPages& operator=(const ChildPages&) = delete;
+
+  /// The offset of the first byte of [begin, begin + bytes) the child holds otherwise (or
+  /// cannot show), if any.
+  std::optional<size_t> first_change(const char* begin, size_t bytes) const {
+    const uintptr_t page = page_size(), from = reinterpret_cast<uintptr_t>(begin);
+    uint64_t entries[512];  // The pagemap's entries of the pages from `first` on.
+    uintptr_t first = 0, known = 0;
+    for (uintptr_t at = from; at < from + bytes;) {
+      const uintptr_t index = at / page, end = std::min(from + bytes, (index + 1) * page);
+      if (index >= first + known) {
+        first = index;
+        known = read_entries(first, entries, std::size(entries));
+      }
+      const bool shared = index < first + known && (entries[index - first] >> 63 & 1) &&
+                          !(entries[index - first] >> 56 & 1);
+      if (!shared && !same(at, end - at)) return at - from;
+      at = end;
+    }
+    return std::nullopt;
+  }
+
+ private:
+  /// Reads up to `count` pagemap entries from page `first` on; how many it read (0 without a
+  /// pagemap: every page is then compared). An entry shares its page with this process when
+  /// the page is present (bit 63) and not exclusively mapped (bit 56).
+  size_t read_entries(uintptr_t first, uint64_t* entries, size_t count) const {
+    if (pagemap_ < 0) return 0;
+    const ssize_t n = ::pread(pagemap_, entries, count * sizeof *entries,
+                              static_cast<off_t>(first * sizeof *entries));
+    return n > 0 ? static_cast<size_t>(n) / sizeof *entries : 0;
+  }
+  /// Whether the child's bytes at [at, at + bytes), one page at most, are this process's.
+  bool same(uintptr_t at, size_t bytes) const {
+    char copy[1 << 16];
+    iovec local{copy, bytes};
+    iovec remote{reinterpret_cast<void*>(at), bytes};
+    return bytes <= sizeof copy &&
+           process_vm_readv(child_, &local, 1, &remote, 1, 0) == static_cast<ssize_t>(bytes) &&
+           std::memcmp(copy, reinterpret_cast<const void*>(at), bytes) == 0;
+  }
+
+  pid_t child_;
+  int pagemap_;
+};
+
 /// The problems of the current size. Calls are qualified (P::fill, P::call), so a kernel that
 /// overwrites a problem's virtual table cannot redirect the harness into its own code.
 template <class P>
@@ -343,7 +408,11 @@ class Session {
     if (!wait_for(child, WSTOPPED | WEXITED, info)) fail("lost the block's process");
     if (info.si_code != CLD_STOPPED) return reply("died " + ending(info));
     reply("stopped");
-    // kopt reads the outputs from the stopped child, then kills it.
+    // kopt reads the outputs from the stopped child, then asks whether its inputs are still
+    // what this process filled, then kills it.
+    const std::vector<std::string> asked = commands.next();
+    if (asked.size() != 1 || asked[0] != "inputs") fail("expected 'inputs' after 'stopped'");
+    reply(inputs_report(child, again));
     if (!wait_for(child, WEXITED, info)) fail("lost the block's process");
     reply("reaped");
   }
@@ -363,6 +432,38 @@ class Session {
       else
         problems_[i]->P::fill_edge(rng, static_cast<int>(spec.edge));
     }
+  }
+
+  /// "inputs kept" when every input array of the stopped child holds what this process filled,
+  /// else "inputs written BYTES AT": the first changed byte AT of an input of BYTES bytes. Read
+  /// from here, where no kernel code runs, with the child's pages as they are: a kernel that
+  /// made its inputs writable again (or wrote an array's partial pages, which stay writable) is
+  /// seen all the same. The problems called twice are left out: the child refilled them, and a
+  /// refill may move their arrays (a kernel cannot tell which problems those are at their first
+  /// call).
+  std::string inputs_report(pid_t child, const std::vector<std::pair<size_t, uint64_t>>& again) {
+    const auto writable = writable_ranges();
+    ChildPages pages(child);
+    for (const ArraySpan& s : live_arrays()) {
+      const bool refilled = std::any_of(again.begin(), again.end(), [&](const auto& a) {
+        return a.first == static_cast<size_t>(s.problem);
+      });
+      if (refilled || overlaps(writable, s)) continue;
+      if (const auto at = pages.first_change(s.begin, s.bytes)) return written(s, *at);
+    }
+    return "inputs kept";
+  }
+
+  /// The report of input `s` changed at byte `at`.
+  static std::string written(const ArraySpan& s, size_t at) {
+    return "inputs written " + std::to_string(s.bytes) + " " + std::to_string(at);
+  }
+
+  template <class Ranges>
+  static bool overlaps(const Ranges& ranges, const ArraySpan& s) {
+    return std::any_of(ranges.begin(), ranges.end(), [&](const auto& w) {
+      return s.begin < w.first + w.second && w.first < s.begin + s.bytes;
+    });
   }
 
   /// What the kernel may write in any problem (see Problem::writable).
@@ -428,7 +529,7 @@ int serve() {
   Commands commands;
   Session<P> session;
   prime_allocator();
-  reply("hello kopt-driver/4 " + std::to_string(thread_count()));
+  reply("hello kopt-driver/5 " + std::to_string(thread_count()));
   while (true) {
     std::vector<std::string> words = commands.next();
     if (words.empty() || words[0] == "exit") return 0;

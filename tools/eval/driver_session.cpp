@@ -141,8 +141,8 @@ bool DriverSession::start(const ExecutionContext& ctx, const Benchmark& bench,
   if (pid_ < 0) return fail_with("setup", std::string("cannot fork: ") + std::strerror(errno));
   std::vector<std::string> hello;
   if (!expect("hello", 120, hello)) return false;
-  if (hello.size() < 3 || hello[1] != "kopt-driver/4")
-    return fail_with("protocol", "the driver does not speak kopt-driver/4");
+  if (hello.size() < 3 || hello[1] != "kopt-driver/5")
+    return fail_with("protocol", "the driver does not speak kopt-driver/5");
   threads_at_start_ = std::atoi(hello[2].c_str());
   // The driver inside the sandbox, as this side sees it: its threads and CPU time are read
   // from /proc, where nothing the kernel does can change them.
@@ -268,12 +268,27 @@ bool DriverSession::go(double timeout_seconds, BlockTiming& timing) {
   const auto reading = Clock::now();
   const bool read = read_outputs(child);
   timing.store_seconds = since(reading);
+  const bool kept = read && inputs_kept(timeout_seconds);
   ::kill(child, SIGKILL);
-  if (!read || !expect("reaped", timeout_seconds, words)) return false;
+  if (!kept || !expect("reaped", timeout_seconds, words)) return false;
   if (timing.threads < 1)
     return fail_with("protocol", "the block's process could not be seen from outside (/proc)");
   timing.calls = filled_;
   return true;
+}
+
+// Asks the serving process, which filled the inputs and never runs kernel code, whether the
+// stopped child's inputs are still as filled; a kernel that wrote one fails.
+bool DriverSession::inputs_kept(double timeout_seconds) {
+  std::vector<std::string> words;
+  if (!send("inputs") || !expect("inputs", timeout_seconds, words)) return false;
+  if (words.size() == 2 && words[1] == "kept") return true;
+  if (words.size() != 4 || words[1] != "written")
+    return fail_with("protocol", "a malformed 'inputs' reply");
+  return fail_with("input",
+                   fmt::format("the kernel changed one of its const inputs (an array of {} bytes, "
+                               "first at byte {}): kernel.h's inputs are read-only",
+                               words[2], words[3]));
 }
 
 // Copies every filled problem's outputs out of the stopped child, at the addresses the parent

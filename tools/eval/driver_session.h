@@ -118,6 +118,7 @@ class DriverSession {
   bool parse_layout(const std::vector<std::string>& words, int copies);
   bool map_outputs(size_t bytes);
   bool read_outputs(pid_t child);
+  bool inputs_kept(double timeout_seconds);
   bool fail_from_child(const std::vector<std::string>& words);
   bool fail_with(std::string category, std::string reason);
   void fail_from_exit(double timeout_seconds, bool timed_out);

@@ -3,5 +3,6 @@
 // Body i is body[4i .. 4i+2] = position, body[4i+3] = mass; acc[3i .. 3i+2] receives acc_i.
 #pragma once
 
-// Masses are nonnegative; bodies may coincide (eps > 0 keeps every term finite).
+// Positions are finite with |p| <= 1e100, masses from 0 to 1, and 1e-100 <= eps <= 1e100, so
+// that every term, the j == i term too, is a finite double; bodies may coincide.
 void nbody_accel(const double* body, double* acc, long n, double eps);
