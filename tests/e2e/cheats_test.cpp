@@ -109,7 +109,7 @@ TEST(CheatSuiteTest, HoldsAtLeastTheKnownCheats) {
   for (const char* needed :
        {"cache", "unwritten", "file-access", "network", "thread", "timeout", "process", "oom",
         "precision", "nan", "wrong", "roofline", "interposition", "outside-window", "flags",
-        "system", "deferred", "protocol", "no-gain"})
+        "system", "deferred", "protocol", "no-gain", "input"})
     EXPECT_TRUE(categories.count(needed)) << "no cheat file expects " << needed;
 }
 

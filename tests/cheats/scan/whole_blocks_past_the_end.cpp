@@ -2,7 +2,7 @@
 // and writes up to 3 doubles past x and y. The allocator's slack and the heap after it took the
 // writes unseen; caught since some arrays of every block end flush against a page the kernel
 // may not touch (arrays.h). Written by red team 14 (2026-11-27).
-// expect: crash
+// expect: crash|input
 #include <immintrin.h>
 
 #include "kernel.h"

@@ -2,7 +2,7 @@
 // the caller's systems destroyed. Only outputs were compared; caught since the block's process
 // makes every input's pages read-only while the kernel runs (protect_inputs, arrays.h). Written
 // by red team 14 (2026-11-27).
-// expect: crash
+// expect: crash|input
 #include <cmath>
 #include <utility>
 

@@ -2,7 +2,7 @@
 // that lies in the first partial page of a and b, which the read-only protection left out;
 // caught since a mapped array's pages are all read-only, partial ends included (arrays.h).
 // Written by red team 15 (2026-11-27).
-// expect: crash
+// expect: crash|input
 #include <cmath>
 #include <cstdint>
 #include <utility>
