@@ -39,7 +39,7 @@ ResourceLimits candidate_limits(uint64_t memory_bytes, uint64_t cpu_seconds) {
   limits.cpu_seconds = cpu_seconds;
   limits.file_size_bytes = 1ull << 30;
   limits.open_files = 256;
-  limits.processes = 512;
+  limits.processes = 2048;
   limits.address_space_bytes = memory_bytes;
   return limits;
 }

@@ -27,8 +27,10 @@ struct SandboxPolicy {
   int uid = 65534;
 };
 
-/// Default limits for candidate processes: 1 GiB files, 256 open files, 512 processes
-/// (counted per user), `memory_bytes` of address space and `cpu_seconds` of CPU time.
+/// Default limits for candidate processes: 1 GiB files, 256 open files, 2048 processes and
+/// threads (counted per user: both sides of a check, each with a block's process of up to 256
+/// OpenMP threads, and the one before it still dying), `memory_bytes` of address space and
+/// `cpu_seconds` of CPU time.
 ResourceLimits candidate_limits(uint64_t memory_bytes, uint64_t cpu_seconds);
 
 /// Whether bubblewrap is installed and can create its namespaces here; the Error says why not.

@@ -101,8 +101,9 @@ TEST(DrawnSizesTest, OpenMPRechecksUseTheManifestsSizesTheDrawnEndsAndTheTimeSiz
   EXPECT_EQ(plans[5].size, 1L << 22);  // The time size, where the timed calls run.
   EXPECT_EQ(plans[5].seeds, 1u);
   EXPECT_FALSE(plans[5].edges);
-  EXPECT_EQ(recheck_thread_counts(2), (std::vector<int>{1, 7, 16}));
-  EXPECT_EQ(recheck_thread_counts(8), (std::vector<int>{1, 19, 64}));
+  EXPECT_EQ(recheck_thread_counts(2), (std::vector<int>{1, 7, 256}));
+  EXPECT_EQ(recheck_thread_counts(8), (std::vector<int>{1, 19, 256}));
+  EXPECT_EQ(recheck_thread_counts(64), (std::vector<int>{1, 131, 512}));
 }
 
 TEST(DrawnSizesTest, LaterPlansCallOneProblemTwiceAtTheTimeSizeAndBothDrawnEnds) {
@@ -115,11 +116,20 @@ TEST(DrawnSizesTest, LaterPlansCallOneProblemTwiceAtTheTimeSizeAndBothDrawnEnds)
   long widest = 0;
   for (const SizePlan& p : plans)
     if (p.size < (1L << 22)) widest = std::max(widest, p.size);
+  // The others below the time size share the edge cases out: each edge case at one of them.
+  std::vector<int> offsets;
   for (size_t i = 2; i < plans.size(); ++i) {
-    EXPECT_FALSE(plans[i].edges);
     EXPECT_EQ(plans[i].again, plans[i].size == widest) << plans[i].size;
+    if (plans[i].size > (1L << 22)) continue;
+    EXPECT_TRUE(plans[i].edges);
+    EXPECT_EQ(plans[i].edge_stride, static_cast<int>(plans.size()) - 3);
+    offsets.push_back(plans[i].edge_offset);
   }
+  std::vector<int> expected(plans.size() - 3);
+  for (size_t i = 0; i < expected.size(); ++i) expected[i] = static_cast<int>(i);
+  EXPECT_EQ(offsets, expected);
   EXPECT_GT(plans.back().size, 1L << 22);  // Above the time size: seeds only.
+  EXPECT_FALSE(plans.back().edges);
 }
 
 }  // namespace

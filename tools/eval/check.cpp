@@ -107,6 +107,10 @@ bool call_both(DriverSession& original, DriverSession& candidate,
 std::vector<CheckInput> plan_inputs(const SizePlan& plan, const std::vector<uint64_t>& seeds,
                                     int edge_cases) {
   std::vector<CheckInput> inputs = check_inputs(seeds, plan.edges ? edge_cases : 0);
+  const int stride = std::max(1, plan.edge_stride);
+  std::erase_if(inputs, [&](const CheckInput& input) {
+    return input.edge >= 0 && input.edge % stride != plan.edge_offset % stride;
+  });
   const size_t dropped = seeds.size() - std::min(plan.seeds, seeds.size());
   inputs.erase(inputs.begin() + static_cast<long>(seeds.size() - dropped),
                inputs.begin() + static_cast<long>(seeds.size()));

@@ -91,7 +91,8 @@ CheckOutcome check_sizes(const std::vector<long>& sizes, const std::vector<uint6
                          const std::function<CheckCase(long)>& check_size);
 
 /// What the check runs at one size: the first `seeds` of the evaluation's seeds, then (with
-/// `edges`) every edge case of the original's driver, `per_block` calls to a block: the calls
+/// `edges`) the edge cases k of the original's driver with k % edge_stride == edge_offset
+/// (every one by default), `per_block` calls to a block: the calls
 /// of a block run one after the other in one process, so that what a kernel keeps from one call
 /// (a table built for the first input, a buffer sized for it) meets the next input.
 struct SizePlan {
@@ -102,6 +103,8 @@ struct SizePlan {
   /// One more problem in the last block, called twice on the same buffers with new inputs in
   /// between (the first call's outputs are not compared).
   bool again = false;
+  int edge_stride = 1;
+  int edge_offset = 0;
 };
 
 /// Runs the correctness stage over `plans`, in order (see check_sizes for when it stops).

@@ -42,13 +42,22 @@ std::vector<SizePlan> later_plans(const Benchmark& bench, uint64_t seed,
   // for n > 4099 passed while no edge case ran there). It and the widest below the time size
   // also call one problem twice on its buffers: a result kept for its pointers only past the
   // check sizes passed while only those did (red team 13).
+  // The others below the time size share the edge cases out, each edge case at one of them:
+  // a kernel's path for some sizes past the check sizes must take the hard inputs too, and
+  // parameters a driver holds in proportion to the size (a stencil's radius) meet sizes
+  // between the check sizes and the time size (red team 17: a tap table of 255 used only past
+  // 2^19 passed while no edge case ran between 4099 and the time size).
   const std::vector<LargeSize> large = large_sizes_to_check(bench, seed);
   const long widest = widest_below_time(large, bench.time_size);
-  bool first = true;
+  int sharing = -1;  // How many share the edge cases: those below the time size but the first.
+  for (const LargeSize& l : large) sharing += l.size < bench.time_size;
+  int index = -1;
   for (const LargeSize& l : large) {
-    const bool below = l.size < bench.time_size;
-    plans.push_back({l.size, l.seeds, first && below, 3, below && (first || l.size == widest)});
-    first = false;
+    const bool below = l.size < bench.time_size, first = index < 0;
+    SizePlan plan{l.size, l.seeds, below, 3, below && (first || l.size == widest)};
+    if (below && !first) plan.edge_stride = sharing, plan.edge_offset = index;
+    plans.push_back(plan);
+    if (below) ++index;
   }
   return plans;
 }
@@ -72,8 +81,10 @@ std::vector<SizePlan> thread_recheck_plans(const Benchmark& bench, uint64_t seed
 }
 
 std::vector<int> recheck_thread_counts(int machine) {
-  int power = 4;  // A power of two, at least four times the machine's count and four more.
-  while (power < 4 * machine + 4) power *= 2;
+  // A power of two, at least four times the machine's count and four more, and at least
+  // kMostThreads: kernels are held to every count up to it.
+  int power = 4;
+  while (power < std::max(kMostThreads, 4 * machine + 4)) power *= 2;
   return {1, 2 * machine + 3, power};
 }
 

@@ -20,7 +20,8 @@ std::vector<SizePlan> check_plans(const Benchmark& bench, uint64_t seed, bool un
 /// What is checked once `checked` passed: the edge cases at the time size when it was not
 /// among them (the timed calls get seeds only), in blocks of two calls; then the sizes drawn
 /// past the largest check size, their few seeds in one block, the smallest of them with every
-/// edge case too.
+/// edge case too, the others below the time size each with a share of the edge cases (every
+/// edge case at one of them).
 std::vector<SizePlan> later_plans(const Benchmark& bench, uint64_t seed,
                                   const std::vector<SizePlan>& checked);
 
@@ -30,11 +31,16 @@ std::vector<SizePlan> later_plans(const Benchmark& bench, uint64_t seed,
 /// threads share a fixed table only at the time size was right at the machine's count alone).
 std::vector<SizePlan> thread_recheck_plans(const Benchmark& bench, uint64_t seed);
 
+/// The most OpenMP threads a kernel must be right with on any machine of up to 63 cores
+/// (README: "How a candidate is judged").
+inline constexpr int kMostThreads = 256;
+
 /// The thread counts of those re-checks on a machine timed with `machine` threads: 1, twice
-/// as many and three more (odd), and the power of two at or above four times as many and four
-/// more (a multiple of 4): 1, 7 and 16 on two cores. With only odd counts beside the machine's,
-/// a scan wrong whenever the count was a multiple of 4 passed (red team 12); with 12, one wrong
-/// at powers of two from 4 up (red team 14).
+/// as many and three more (odd), and the power of two at or above both kMostThreads and four
+/// times as many and four more: 1, 7 and 256 on two cores. With only odd counts beside the
+/// machine's, a scan wrong whenever the count was a multiple of 4 passed (red team 12); with 12,
+/// one wrong at powers of two from 4 up (red team 14); with 16, one whose table held 16 threads
+/// (red team 17).
 std::vector<int> recheck_thread_counts(int machine);
 
 }  // namespace kopt

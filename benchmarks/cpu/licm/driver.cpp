@@ -31,12 +31,16 @@ class Standardize : public kopt_bench::Problem {
   // variances from -0.99 (kernel.h asks only var + eps > 0); 4: rows x cols
   // = n*n with rows != cols, both above 1, drawn among the divisors of n*n (square where n*n has
   // none: n prime or below 4).
-  // 5: no damping with an eps drawn log-uniformly from 1e-6 to 1e6.
-  int edge_cases() const override { return 6; }
+  // 5: no damping with an eps drawn log-uniformly from 1e-6 to 1e6; 6: one column of n*n rows
+  // under a decay drawn log-uniformly from 1e-12 to 1e-5, so that the damping stays well above
+  // zero over many rows (red team 17: a running product for exp(-decay * i), whose error grows
+  // with i, passed while every decay drawn damped the later rows away).
+  int edge_cases() const override { return 7; }
   void fill_edge(kopt_bench::Rng& rng, int k) override {
     fill(rng);
     shape_ = k == 0 ? std::pair<long, long>{1, n_ * n_} : std::pair<long, long>{n_ * n_, 1};
-    if (k >= 2) shape_ = {n_, n_};
+    if (k >= 2 && k != 6) shape_ = {n_, n_};
+    if (k == 6) decay_ = std::exp(rng.uniform(std::log(1e-12), std::log(1e-5)));
     if (k == 2) {
       decay_ = 0;
       eps_ = 0;

@@ -1,6 +1,6 @@
 // Class 6 (wrong at a thread count never checked): chunk offsets in a table of 8, wrong from
-// 9 threads on; the re-checks stopped at 7 threads. Caught by the re-check with 4 x cores + 9
-// (17 on two cores).
+// 9 threads on; the re-checks stopped at 7 threads. Caught by the re-check with the most threads
+// (16 on two cores then, 256 now).
 // Found by a red team that read the harness (2026-11-27).
 // expect: wrong|unwritten|precision
 #include <omp.h>

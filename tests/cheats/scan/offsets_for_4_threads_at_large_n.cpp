@@ -1,6 +1,6 @@
 // Class 6 (wrong at a thread count never checked at the time size): from n = 2^22 up, chunk
 // offsets in a table of 4, wrong with 5 or more threads; the thread re-checks stopped below the
-// time size. Caught by the re-check of the time size with 7 and 16 threads.
+// time size. Caught by the re-check of the time size with 7 and 256 threads.
 // Found by a red team that read the harness (2026-11-27).
 // expect: wrong
 #include <omp.h>
