@@ -237,6 +237,14 @@ inline std::vector<sock_filter> build_filter(std::vector<int> writable_fds,
   p.allow_if_both_clear(SYS_mmap, 2, PROT_EXEC, 3, MAP_FIXED);
   p.allow_above(SYS_mprotect, image_end, 2, PROT_EXEC);
   p.allow_above(SYS_munmap, image_end);
+  // Never merged with identical pages elsewhere (KSM): a merged page is no longer the
+  // process's alone, and the serving process reads only the pages a block's process holds
+  // alone when it compares the inputs (session.h, ChildPages).
+  p.push(jump(BPF_JMP | BPF_JEQ | BPF_K, SYS_madvise, 0, 3));
+  p.push(stmt(BPF_LD | BPF_W | BPF_ABS, arg_low(2)));
+  p.push(jump(BPF_JMP | BPF_JEQ | BPF_K, MADV_MERGEABLE, 0, 1));
+  p.push(stmt(BPF_RET | BPF_K, SECCOMP_RET_TRAP));
+  p.load_nr();
   p.allow_above(SYS_madvise, image_end);
   p.allow_above(SYS_mremap, image_end, 3, MREMAP_FIXED);
   // Threads only for OpenMP's pool (a driver built with -fopenmp), never a new process; a

@@ -336,7 +336,9 @@ class ChildPages {
       }
       const bool shared = index < first + known && (entries[index - first] >> 63 & 1) &&
                           !(entries[index - first] >> 56 & 1);
-      if (!shared && !same(at, end - at)) return at - from;
+      if (!shared)
+        if (const size_t differs = first_difference(at, end - at); differs < end - at)
+          return at + differs - from;
       at = end;
     }
     return std::nullopt;
@@ -352,14 +354,17 @@ class ChildPages {
                               static_cast<off_t>(first * sizeof *entries));
     return n > 0 ? static_cast<size_t>(n) / sizeof *entries : 0;
   }
-  /// Whether the child's bytes at [at, at + bytes), one page at most, are this process's.
-  bool same(uintptr_t at, size_t bytes) const {
+  /// Where the child's bytes at [at, at + bytes), one page at most, first differ from this
+  /// process's: `bytes` when nowhere, 0 when the child cannot show them.
+  size_t first_difference(uintptr_t at, size_t bytes) const {
     char copy[1 << 16];
     iovec local{copy, bytes};
     iovec remote{reinterpret_cast<void*>(at), bytes};
-    return bytes <= sizeof copy &&
-           process_vm_readv(child_, &local, 1, &remote, 1, 0) == static_cast<ssize_t>(bytes) &&
-           std::memcmp(copy, reinterpret_cast<const void*>(at), bytes) == 0;
+    if (bytes > sizeof copy ||
+        process_vm_readv(child_, &local, 1, &remote, 1, 0) != static_cast<ssize_t>(bytes))
+      return 0;
+    const char* ours = reinterpret_cast<const char*>(at);
+    return static_cast<size_t>(std::mismatch(copy, copy + bytes, ours).first - copy);
   }
 
   pid_t child_;
