@@ -65,6 +65,16 @@ TEST(OutputsTest, AnInfinityMatchesOnlyItself) {
   EXPECT_FALSE(compare(doubles({inf}), doubles({1e308}), 1e-12, 0).ok);
 }
 
+TEST(OutputsTest, NoToleranceTellsNegativeZeroFromZero) {
+  // A copy must keep the sign of zero; with any tolerance, the two zeros are the same value.
+  EXPECT_FALSE(compare(doubles({1.0, 0.0}), doubles({1.0, -0.0}), 0, 0).ok);
+  const Comparison sign = compare(doubles({-0.0}), doubles({0.0}), 0, 0);
+  EXPECT_FALSE(sign.ok);
+  EXPECT_EQ(sign.category, "wrong") << sign.reason;
+  EXPECT_TRUE(compare(doubles({-0.0, 2.0}), doubles({-0.0, 2.0}), 0, 0).ok);
+  EXPECT_TRUE(compare(doubles({0.0}), doubles({-0.0}), 1e-12, 0).ok);
+}
+
 TEST(OutputsTest, AHugeErrorAgainstATinyToleranceIsAFiniteShare) {
   Comparison c = compare(doubles({1e300}), doubles({1e-300}), 1e-12, 1e-300);
   EXPECT_FALSE(c.ok);

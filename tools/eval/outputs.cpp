@@ -116,6 +116,8 @@ bool is_float(uint8_t dtype) {
 // original has too: inf - inf is NaN, and inf is within an infinite tolerance of anything); a
 // NaN matches nothing, not even the original's NaN.
 bool within(double got, double want, double rtol, double atol) {
+  // No tolerance: the same value with the same sign (a copy must keep -0.0, red team 18).
+  if (rtol == 0 && atol == 0) return got == want && std::signbit(got) == std::signbit(want);
   if (std::isinf(want) || std::isinf(got)) return got == want;
   return std::fabs(got - want) <= atol + rtol * std::fabs(want);  // NaN compares false.
 }
@@ -229,6 +231,9 @@ void compare_array(const ArrayView& c, const ArrayView& r, double rtol, double a
   } else if (nans) {
     result.category = "nan";
     result.reason = fmt::format("{} elements of output '{}' are NaN; {}", nans, r.name, where);
+  } else if (rtol == 0 && atol == 0) {
+    result.category = "wrong";
+    result.reason = where + " (no tolerance: every value exactly, the sign of zero too)";
   } else if (is_float(r.dtype) && error.max_rel_error < 1e-2 && infinities == 0) {
     result.category = "precision";
     result.reason =

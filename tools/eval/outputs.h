@@ -83,8 +83,8 @@ struct Comparison {
 };
 
 /// Compares a candidate record with the reference: floating point within
-/// |c - r| <= atol + rtol |r| (NaN always fails), integers exactly, every array present with
-/// the same element count.
+/// |c - r| <= atol + rtol |r| (NaN always fails; with no tolerance at all, the same value with
+/// the same sign), integers exactly, every array present with the same element count.
 Comparison compare(const RecordView& candidate, const RecordView& reference, double rtol,
                    double atol);
 Comparison compare(const OutputRecord& candidate, const OutputRecord& reference, double rtol,

@@ -26,8 +26,13 @@ class Histogram : public kopt_bench::Problem {
   // number of bins drawn from 4097..131072 (past any fixed private histogram). 6: 1 + n % 8 bins
   // (the sizes checked bring up every count from 1 to 8: a single bin too) and 7: a number of bins
   // drawn from 9..4096, both with every value on a bin edge as in 0 (a bin width that is not a
-  // power of two rounds differently from kernel.h's formula).
-  int edge_cases() const override { return 8; }
+  // power of two rounds differently from kernel.h's formula). 8 and 9: a range of width drawn
+  // log-uniformly from 1e-320 to 1e-295 (8) or from 1e295 to 1e308 (9) around 0, three in four
+  // values inside it, the others up to twice its width away, into 2..4096 bins: bins / (hi -
+  // lo) overflows on the narrow ones and (v - lo) * bins on the wide ones, where kernel.h's
+  // order of operations does not (red team 18: a reciprocal scale passed while the narrowest
+  // range was 1e-6 wide).
+  int edge_cases() const override { return 10; }
   void fill_edge(kopt_bench::Rng& rng, int k) override {
     fill(rng);
     if (k == 6) bins_ = static_cast<int>(1 + n_ % 8);
@@ -51,10 +56,23 @@ class Histogram : public kopt_bench::Problem {
       bins_ = static_cast<int>(rng.integer(2, kMaxBins));
     }
     if (k == 5) bins_ = static_cast<int>(rng.integer(kMaxBins + 1, kManyBins));
+    if (k == 8 || k == 9) extreme_range(rng, k == 8 ? -320 : 295, k == 8 ? -295 : 308);
   }
   void call() override { histogram(v_.data(), n_, lo_, hi_, counts_.data(), bins_); }
 
  private:
+  // A range of width 10^e, e drawn from [lowest, highest], with lo drawn in [-width, 0] (so
+  // that hi = lo + width stays finite), and values mostly inside it.
+  void extreme_range(kopt_bench::Rng& rng, double lowest, double highest) {
+    const double width = std::pow(10.0, rng.uniform(lowest, highest));
+    lo_ = -width * rng.uniform(0, 1);
+    hi_ = lo_ + width;
+    for (auto& x : v_)
+      x = rng.next() % 4 ? lo_ + rng.uniform(0, 1) * width
+                         : (rng.next() % 2 ? hi_ : lo_) + rng.uniform(-1, 1) * width;
+    bins_ = static_cast<int>(rng.integer(2, kMaxBins));
+  }
+
   // Bell-shaped values, with one in 64 exactly on a bin edge (kernel.h's formula) and one in
   // 512 far outside [lo, hi) (up to +-1e300), at drawn positions: a kernel that samples a few
   // values to decide that the exact formula is not needed meets them in the calls where it

@@ -33,6 +33,7 @@ class Spmv : public kopt_bench::Problem {
  public:
   explicit Spmv(long n) : n_(n), row_ptr_(n + 1), x_(n), y_(n) { output("y", y_); }
   void fill(kopt_bench::Rng& rng) override {
+    row_ptr_[0] = 0;
     for (long i = 0; i < n_; ++i) {
       const double expected = 1.2 * std::pow(double(n_) / double(i + 1), 0.9);
       const long len = std::clamp(std::lround(expected * rng.uniform(0.5, 1.5)), 1L, n_);
@@ -56,10 +57,13 @@ class Spmv : public kopt_bench::Problem {
     rng.fill(x_, 0.01, 1.0);
   }
   // 0: about half the rows empty (the first and the last among them); 1: every entry in one
-  // row, the others empty; 2: columns unsorted within rows, with repeated columns (summed).
-  int edge_cases() const override { return 3; }
+  // row, the others empty; 2: columns unsorted within rows, with repeated columns (summed);
+  // 3: a window of rows of a larger matrix, row_ptr[0] drawn from 1 to 1000 (the entries before
+  // it are other rows'; red team 18: a merge-path kernel that took row_ptr[0] for 0 passed).
+  int edge_cases() const override { return 4; }
   void fill_edge(kopt_bench::Rng& rng, int k) override {
     const long dense = rng.integer(0, n_ - 1);
+    row_ptr_[0] = k == 3 ? rng.integer(1, 1000) : 0;
     for (long i = 0; i < n_; ++i) {
       long len = rng.integer(1, 12);
       if (k == 0 && (i == 0 || i == n_ - 1 || rng.next() % 2)) len = 0;

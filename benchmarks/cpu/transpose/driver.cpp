@@ -1,3 +1,4 @@
+#include <limits>
 #include <utility>
 
 #include "harness.h"
@@ -10,8 +11,19 @@ class Transpose : public kopt_bench::Problem {
       : rows_(n), cols_(n + n / 2 + 1), a_(rows_ * cols_), b_(rows_ * cols_) {
     output("b", b_);
   }
+  // Values in [-1, 1), with one in 64 at a drawn position replaced by a value a transpose must
+  // carry bit for bit: -0.0, +-inf, a subnormal or +-DBL_MAX (red team 18: a copy through
+  // additions, which turned -0.0 into +0.0, passed while no element was -0.0).
   void fill(kopt_bench::Rng& rng) override {
     rng.fill(a_, -1.0, 1.0);
+    static constexpr double kHard[] = {-0.0,
+                                       std::numeric_limits<double>::infinity(),
+                                       -std::numeric_limits<double>::infinity(),
+                                       std::numeric_limits<double>::denorm_min() * 3,
+                                       std::numeric_limits<double>::max(),
+                                       -std::numeric_limits<double>::max()};
+    for (size_t k = 0; k < (a_.size() + 63) / 64; ++k)
+      a_[rng.integer(0, static_cast<int64_t>(a_.size()) - 1)] = kHard[rng.next() % 6];
     shape_ = {rows_, cols_};
   }
   // Other shapes of the same element count: one column, one row, and the transposed shape;
