@@ -67,8 +67,8 @@ TEST_P(CheatTest, IsTurnedAwayWithTheReasonThatNamesIt) {
   // A benchmark of the test fixtures (seidel1d: in place, no human version) by its folder.
   const auto fixture = std::filesystem::path(KOPT_TEST_FIXTURES) / "benchmarks" / cheat.benchmark;
   const std::string bench = std::filesystem::exists(fixture) ? fixture.string() : cheat.benchmark;
-  std::vector<std::string> args = {"eval",   bench,      "--variant", cheat.file,
-                                   "--json", "--timing-budget", "2"};
+  std::vector<std::string> args = {
+      "eval", bench, "--variant", cheat.file, "--json", "--timing-budget", "2"};
   if (!cheat.needs_timing) args.push_back("--no-time");
   std::map<std::string, std::string> env;
   if (!cheat.machine.empty())
@@ -106,10 +106,10 @@ TEST(CheatSuiteTest, HoldsAtLeastTheKnownCheats) {
   // Link isolation, code outside the window and the flags contract: spread over benchmarks.
   for (const char* spread : {"interposition", "outside-window", "flags"})
     EXPECT_GE(benchmarks_of[spread].size(), 3u) << spread << " cheats cover too few benchmarks";
-  for (const char* needed :
-       {"cache", "unwritten", "file-access", "network", "thread", "timeout", "process", "oom",
-        "precision", "nan", "wrong", "roofline", "interposition", "outside-window", "flags",
-        "system", "deferred", "protocol", "no-gain", "input"})
+  for (const char* needed : {"cache",   "unwritten", "file-access",   "network",        "thread",
+                             "timeout", "process",   "oom",           "precision",      "nan",
+                             "wrong",   "roofline",  "interposition", "outside-window", "flags",
+                             "system",  "deferred",  "protocol",      "no-gain",        "input"})
     EXPECT_TRUE(categories.count(needed)) << "no cheat file expects " << needed;
 }
 

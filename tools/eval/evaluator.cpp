@@ -108,9 +108,9 @@ void check_thread_counts(const ExecutionContext& ctx, const Benchmark& bench,
     }
     for (size_t k = first; k < check.cases.size(); ++k) check.cases[k].threads = threads;
     if (check.ok) continue;
-    check.reason += fmt::format(
-        " (with {} OpenMP thread{}: a kernel must be right with any count up to {})", threads,
-        threads == 1 ? "" : "s", recheck_thread_counts(machine).back());
+    check.reason +=
+        fmt::format(" (with {} OpenMP thread{}: a kernel must be right with any count up to {})",
+                    threads, threads == 1 ? "" : "s", recheck_thread_counts(machine).back());
     return;
   }
 }

@@ -29,9 +29,9 @@ class Jacobi2d : public kopt_bench::Problem {
   // up every count from 2 to 9 (past any blocking of sweeps in twos or fours), with r drawn
   // log-uniformly from 1e-12 to 0.25 (kernel.h allows any r in (0, 0.25]).
   // 5: 1 + n % 4 sweeps with r = 1/8 over a checkerboard of +-M (M drawn log-uniformly from 1e3
-  // to 1e6) plus values in [0, 1): a point and its neighbours cancel to small results, where a sum taken in another
-  // order than kernel.h's is off by far more than the tolerance (red team 18: a reassociated
-  // update passed while every grid held values in [0, 1)).
+  // to 1e6) plus values in [0, 1): a point and its neighbours cancel to small results, where a sum
+  // taken in another order than kernel.h's is off by far more than the tolerance (red team 18: a
+  // reassociated update passed while every grid held values in [0, 1)).
   int edge_cases() const override { return 6; }
   void fill_edge(kopt_bench::Rng& rng, int k) override {
     fill(rng);
