@@ -154,6 +154,14 @@ struct PlacedAllocator {
 template <class T>
 using Array = std::vector<T, PlacedAllocator<T>>;
 
+/// Whether array `s` meets any of `ranges` (each as begin and bytes).
+template <class Ranges>
+bool overlaps(const Ranges& ranges, const ArraySpan& s) {
+  return std::any_of(ranges.begin(), ranges.end(), [&](const auto& w) {
+    return s.begin < w.first + w.second && w.first < s.begin + s.bytes;
+  });
+}
+
 /// Makes the pages of every live array outside `writable` (outputs, in/out and workspace
 /// arrays, each as begin and bytes) read-only, or (`writable_again`) writable again: a kernel
 /// that writes its const inputs faults instead of handing the next call (or the caller)
@@ -163,10 +171,7 @@ template <class Ranges>
 bool protect_inputs(const Ranges& writable, bool writable_again = false) {
   for (const ArraySpan& s : live_arrays()) {
     if (s.page_bytes == 0) continue;
-    const bool is_writable = std::any_of(writable.begin(), writable.end(), [&](const auto& w) {
-      return s.begin < w.first + w.second && w.first < s.begin + s.bytes;
-    });
-    if (!is_writable &&
+    if (!overlaps(writable, s) &&
         ::mprotect(s.pages, s.page_bytes, writable_again ? PROT_READ | PROT_WRITE : PROT_READ) != 0)
       return false;
   }

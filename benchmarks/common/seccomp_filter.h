@@ -182,6 +182,14 @@ class Program {
     code_.push_back(stmt(BPF_RET | BPF_K, SECCOMP_RET_ALLOW));
     load_nr();
   }
+  /// nr == N and arg == value (low half) then TRAP, before any rule that would allow the call.
+  void refuse_if_low_equal(long nr, int arg, uint32_t value) {
+    code_.push_back(jump(BPF_JMP | BPF_JEQ | BPF_K, static_cast<uint32_t>(nr), 0, 3));
+    code_.push_back(stmt(BPF_LD | BPF_W | BPF_ABS, arg_low(arg)));
+    code_.push_back(jump(BPF_JMP | BPF_JEQ | BPF_K, value, 0, 1));
+    code_.push_back(stmt(BPF_RET | BPF_K, SECCOMP_RET_TRAP));
+    load_nr();
+  }
   /// nr == N and arg 0 (an address) >= floor and (arg `flag_arg` & mask) == 0 (low half).
   void allow_above(long nr, uint64_t floor, int flag_arg = 0, uint32_t mask = 0) {
     const auto floor_high = static_cast<uint32_t>(floor >> 32);
@@ -240,11 +248,7 @@ inline std::vector<sock_filter> build_filter(std::vector<int> writable_fds,
   // Never merged with identical pages elsewhere (KSM): a merged page is no longer the
   // process's alone, and the serving process reads only the pages a block's process holds
   // alone when it compares the inputs (session.h, ChildPages).
-  p.push(jump(BPF_JMP | BPF_JEQ | BPF_K, SYS_madvise, 0, 3));
-  p.push(stmt(BPF_LD | BPF_W | BPF_ABS, arg_low(2)));
-  p.push(jump(BPF_JMP | BPF_JEQ | BPF_K, MADV_MERGEABLE, 0, 1));
-  p.push(stmt(BPF_RET | BPF_K, SECCOMP_RET_TRAP));
-  p.load_nr();
+  p.refuse_if_low_equal(SYS_madvise, 2, MADV_MERGEABLE);
   p.allow_above(SYS_madvise, image_end);
   p.allow_above(SYS_mremap, image_end, 3, MREMAP_FIXED);
   // Threads only for OpenMP's pool (a driver built with -fopenmp), never a new process; a

@@ -464,13 +464,6 @@ class Session {
     return "inputs written " + std::to_string(s.bytes) + " " + std::to_string(at);
   }
 
-  template <class Ranges>
-  static bool overlaps(const Ranges& ranges, const ArraySpan& s) {
-    return std::any_of(ranges.begin(), ranges.end(), [&](const auto& w) {
-      return s.begin < w.first + w.second && w.first < s.begin + s.bytes;
-    });
-  }
-
   /// What the kernel may write in any problem (see Problem::writable).
   std::vector<std::pair<const char*, size_t>> writable_ranges() const {
     std::vector<std::pair<const char*, size_t>> ranges;
