@@ -242,7 +242,10 @@ inline std::vector<sock_filter> build_filter(std::vector<int> writable_fds,
   // its relocation table, like its code, stays read-only (a kernel cannot redirect the
   // harness's calls into its own code). The heap and every other mapping lie above the image.
   const uint64_t image_end = program_image_end();
-  p.allow_if_both_clear(SYS_mmap, 2, PROT_EXEC, 3, MAP_FIXED);
+  // Nor shared: memory a block's process maps for itself is private, so that a page it maps
+  // twice (mremap of a shared mapping) cannot pass for one it still shares with the serving
+  // process (session.h, ChildPages; red team 20).
+  p.allow_if_both_clear(SYS_mmap, 2, PROT_EXEC, 3, MAP_FIXED | MAP_SHARED);
   p.allow_above(SYS_mprotect, image_end, 2, PROT_EXEC);
   p.allow_above(SYS_munmap, image_end);
   // Never merged with identical pages elsewhere (KSM): a merged page is no longer the

@@ -334,8 +334,7 @@ class ChildPages {
         first = index;
         known = read_entries(first, entries, std::size(entries));
       }
-      const bool shared = index < first + known && (entries[index - first] >> 63 & 1) &&
-                          !(entries[index - first] >> 56 & 1);
+      const bool shared = index < first + known && shared_with_parent(entries[index - first]);
       if (!shared)
         if (const size_t differs = first_difference(at, end - at); differs < end - at)
           return at + differs - from;
@@ -345,9 +344,16 @@ class ChildPages {
   }
 
  private:
+  /// Whether a pagemap entry's page is still the one this process shares with its fork: present
+  /// (bit 63), not exclusively mapped (bit 56), and private anonymous memory (bit 61 clear). A
+  /// shared mapping can be mapped twice by the child alone (mremap of size 0 makes an alias),
+  /// which clears bit 56 on pages it wrote (red team 20); a private page is mapped by another
+  /// process only after a fork, and the child cannot fork.
+  static bool shared_with_parent(uint64_t entry) {
+    return (entry >> 63 & 1) && !(entry >> 56 & 1) && !(entry >> 61 & 1);
+  }
   /// Reads up to `count` pagemap entries from page `first` on; how many it read (0 without a
-  /// pagemap: every page is then compared). An entry shares its page with this process when
-  /// the page is present (bit 63) and not exclusively mapped (bit 56).
+  /// pagemap: every page is then compared).
   size_t read_entries(uintptr_t first, uint64_t* entries, size_t count) const {
     if (pagemap_ < 0) return 0;
     const ssize_t n = ::pread(pagemap_, entries, count * sizeof *entries,

@@ -76,6 +76,29 @@ TEST(ChildPagesTest, SeesAPageTheChildGaveBack) {
   munmap(m, 4 * page);
 }
 
+TEST(ChildPagesTest, SeesWritesToASharedMappingTheChildAliased) {
+  // Red team 20: the child replaced the input's pages with a shared mapping of the same
+  // contents at the same address, aliased it (mremap of size 0) so that no page was mapped
+  // once only, and wrote it. The filter refuses shared mappings too; this is the second line.
+  const size_t page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
+  void* m = mmap(nullptr, 4 * page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  ASSERT_NE(m, MAP_FAILED);
+  char* input = static_cast<char*>(m);
+  for (size_t i = 0; i < 4 * page; ++i) input[i] = 7;
+  const pid_t child = stopped_child([&] {
+    munmap(input, 4 * page);
+    void* at = mmap(input, 4 * page, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+    if (at != input) _exit(3);
+    for (size_t i = 0; i < 4 * page; ++i) input[i] = 7;
+    volatile char* alias = static_cast<char*>(mremap(input, 0, 4 * page, MREMAP_MAYMOVE));
+    for (size_t o = 0; o < 4 * page; o += page) (void)alias[o];
+    input[page + 5] = 9;
+  });
+  EXPECT_EQ(ChildPages(child).first_change(input, 4 * page), page + 5);
+  end(child);
+  munmap(m, 4 * page);
+}
+
 // How a child under the system call filter ends after making the call `call`.
 template <class F>
 int status_under_filter(F call) {
@@ -99,6 +122,13 @@ TEST(SyscallFilterTest, RefusesPageMergingAndAllowsOtherAdvice) {
   EXPECT_TRUE(WIFSIGNALED(merged) && WTERMSIG(merged) == SIGSYS) << merged;
   const int dropped = status_under_filter([&] { madvise(m, page, MADV_DONTNEED); });
   EXPECT_TRUE(WIFEXITED(dropped) && WEXITSTATUS(dropped) == 0) << dropped;
+  // Shared memory of its own could be mapped twice and pass for the serving process's.
+  const int shared = status_under_filter(
+      [&] { mmap(nullptr, page, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0); });
+  EXPECT_TRUE(WIFSIGNALED(shared) && WTERMSIG(shared) == SIGSYS) << shared;
+  const int own = status_under_filter(
+      [&] { mmap(nullptr, page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0); });
+  EXPECT_TRUE(WIFEXITED(own) && WEXITSTATUS(own) == 0) << own;
   munmap(m, page);
 }
 
