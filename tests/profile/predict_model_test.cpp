@@ -94,6 +94,54 @@ TEST_F(PredictCountsTest, TripCountsThroughSelectsAndMinimums) {
   EXPECT_NEAR(c.counters.fp64_flops, 4064, 64);  // (4096 - 32) / 32 blocks of 32
 }
 
+TEST_F(PredictCountsTest, ATimeStepLoopAroundASweepDoesNotMultiplyItsFootprint) {
+  // 50 steps over blocks of a local container (trap_particles' human version in small): the
+  // sweep's extent is unknown and scalar evolution calls its addresses variant in the step
+  // loop (an inner loop's recurrence), yet every step sweeps the same blocks.
+  const StaticCounts c = count(
+      "#include <vector>\ntypedef double Lanes __attribute__((vector_size(64)));\nstruct Block "
+      "{ Lanes p, v; };\nvoid steps(const double* x, double* y, long n) { std::vector<Block> "
+      "blocks((n + 7) / 8, Block{}); for (long i = 0; i < n; ++i) blocks[i / 8].p[i % 8] = "
+      "x[i]; for (int t = 0; t < 50; ++t) for (Block& b : blocks) { b.v += 0.5 * b.p; b.p += "
+      "b.v; } for (long i = 0; i < n; ++i) y[i] = blocks[i / 8].p[i % 8]; }",
+      "steps", {std::nullopt, std::nullopt, 4096.0});
+  // x, y and the blocks' two fields, each field access counted apart: 12 x 8n bytes. Each
+  // step's sweep counted again would be 20 x 8n (measured with the rule removed).
+  EXPECT_LE(c.counters.dram_bytes, 14 * 8 * 4096);
+  EXPECT_GE(c.counters.dram_bytes, 4 * 8 * 4096);
+}
+
+TEST_F(PredictCountsTest, ALocalArrayIsScratchNotCompulsoryBytes) {
+  // A function called once a block counts its 64 values into a histogram: on its own stack,
+  // the histogram's bytes stay in the caches whatever the number of calls; in memory it is
+  // handed, they count.
+  const auto source = [](const std::string& parameter, const std::string& local) {
+    return "__attribute__((noinline)) static void block(const double* x, double* o" + parameter +
+           ") { " + local +
+           " for (int k = 0; k < 64; ++k) h[static_cast<long>(x[k]) & 63] += 1; o[0] = h[0] + "
+           "h[63]; }\nvoid f(const double* x, double* out, double* s, long n) { for (long i = "
+           "0; i < n; i += 64) block(x + i, out + i / 64" +
+           (parameter.empty() ? "" : ", s") + "); }";
+  };
+  const std::vector<std::optional<double>> args = {std::nullopt, std::nullopt, std::nullopt,
+                                                   4096.0};
+  const StaticCounts local = count(source("", "double h[64] = {};"), "f", args);
+  const StaticCounts handed = count(source(", double* h", ""), "f", args);
+  EXPECT_GT(local.counters.dram_bytes, 0);
+  EXPECT_LT(local.counters.dram_bytes + 256, handed.counters.dram_bytes);
+}
+
+TEST_F(PredictCountsTest, AStandardContainersResizeIsNotTheProblemsSize) {
+  // A table of at most 16 + k values built with resize: a sweep over a container the kernel
+  // sized, not over n elements.
+  const StaticCounts c = count(
+      "#include <vector>\nvoid f(double* __restrict y, const double* x, long n, int k) { "
+      "std::vector<double> t(x, x + k); t.resize(k + 16, 1.0); for (long i = 0; i < n; ++i) "
+      "y[i] = x[i] * t[i & 15]; }",
+      "f", {std::nullopt, std::nullopt, 1e6, std::nullopt}, 1e6);
+  EXPECT_LT(c.counters.dram_bytes, 2.2 * 8 * 1e6);  // x and y; the table's bytes are small
+}
+
 TEST(PredictDriverTest, MembersTheDriverSetsResolveToTheirValues) {
   const std::string driver =
       "constexpr int kOrder = 4, kMaxOrder = 9;\nvoid setup() { order_ = kOrder;\n count_ = n_; }\n"

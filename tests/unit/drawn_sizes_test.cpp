@@ -58,17 +58,25 @@ TEST(DrawnSizesTest, LargeSizesLieBetweenTheCheckSizesAndPastTheTimeSize) {
     remainders.insert(large[i].size % 8);
   }
   EXPECT_EQ(remainders.size(), 8u);
-  // Past the next power of two above the time size, within four times its work.
-  EXPECT_GT(large.back().size, 1L << 23);
-  EXPECT_LE(large.back().size, 4L << 22);
+  // The end of the domain: without size.max, the size of four times the time size's work
+  // (past the next power of two above it), whatever the seed.
+  EXPECT_EQ(large.back().size, 4L << 22);
+  EXPECT_EQ(largest_checked_size(b), 4L << 22);
   EXPECT_EQ(large.back().seeds, 1u);
+  EXPECT_EQ(large_sizes_to_check(b, 8).back().size, 4L << 22);
 }
 
-TEST(DrawnSizesTest, SizeMaxBoundsTheSizeAboveTheTimeSize) {
+TEST(DrawnSizesTest, SizeMaxIsTheSizeAboveTheTimeSize) {
   Benchmark b = linear(100, 1000);
   b.max_size = 1200;
-  for (uint64_t seed = 0; seed < 20; ++seed)
-    for (const LargeSize& large : large_sizes_to_check(b, seed)) EXPECT_LE(large.size, 1200);
+  for (uint64_t seed = 0; seed < 20; ++seed) {
+    const std::vector<LargeSize> large = large_sizes_to_check(b, seed);
+    for (const LargeSize& l : large) EXPECT_LE(l.size, 1200);
+    ASSERT_FALSE(large.empty());
+    EXPECT_EQ(large.back().size, 1200);  // A limit just below size.max is crossed too.
+  }
+  b.max_size = 1000;  // No size past the time size when the domain ends there.
+  for (const LargeSize& l : large_sizes_to_check(b, 3)) EXPECT_LT(l.size, 1000);
 }
 
 TEST(DrawnSizesTest, DrawFalseLeavesTheManifestsListAlone) {

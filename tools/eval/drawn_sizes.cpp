@@ -56,6 +56,17 @@ long four_times_the_work(const Benchmark& bench) {
 
 }  // namespace
 
+long largest_checked_size(const Benchmark& bench) {
+  const long time = bench.time_size;
+  long power = 1;
+  while (power <= time && power < (1L << 60)) power *= 2;
+  long highest =
+      bench.max_size > 0 ? bench.max_size : std::max(power + time / 2, four_times_the_work(bench));
+  for (int tries = 0; highest > time && !bench.variables(highest); ++tries)
+    highest = tries < 4096 ? highest - 1 : time;  // Sizes it refuses all the way down.
+  return highest;
+}
+
 long largest_size_where(long lo, long hi, const std::function<bool(long)>& holds) {
   if (holds(hi)) return hi;
   while (hi - lo > 1) {  // holds(lo), !holds(hi)
@@ -87,21 +98,11 @@ std::vector<LargeSize> large_sizes_to_check(const Benchmark& bench, uint64_t see
   if (time - top >= 2)
     for (long n : drawn_sizes(bench, rng, top + 1, time - 1, {}))
       sizes.push_back({n, sizes.empty() ? size_t{2} : size_t{1}});
-  // Past the smallest power of two above the time size, so that every power-of-two limit a
-  // kernel may have below it (16-bit or 17-bit indices, a table of 2^k) is crossed, up to half
-  // the time size further (or twice the time size): a drawn size, never the same one.
-  long power = 1;
-  while (power <= time && power < (1L << 60)) power *= 2;
-  long lowest = power + 1, highest = std::max(power + time / 2, four_times_the_work(bench));
-  if (bench.max_size > 0) {
-    highest = std::min(highest, bench.max_size);
-    lowest = std::min(lowest, highest);
-  }
-  if (highest > time) {
-    std::uniform_int_distribution<long> above(std::max(lowest, time + 1), highest);
-    const long n = above(rng);
-    if (bench.variables(n)) sizes.push_back({n, 1});
-  }
+  // The largest size kernel.h allows, so that every limit a kernel may have between the time
+  // size and it (a table of 2^k, 16- or 17-bit indices) is crossed: no draw can miss a limit
+  // just below it (red team 21: a table of 2^20 partial sums passed while the drawn size past
+  // the time size stayed under 6 x 10^5).
+  if (const long n = largest_checked_size(bench); n > time) sizes.push_back({n, 1});
   return sizes;
 }
 

@@ -38,15 +38,17 @@ struct LargeSize {
   size_t seeds = 1;
 };
 
-/// Sizes drawn from `seed` past the manifest's largest check size, where a kernel may take
-/// another path than at the small sizes (blocked, threaded, with narrower indices): kDrawnSizes
+/// The largest n kopt vouches for: the manifest's size.max, which kernel.h states; without
+/// one, past the smallest power of two above the time size by half the time size or the size
+/// of four times the time size's work (the manifest's flops and bytes), whichever is larger.
+/// The largest such n the benchmark's sizes allow.
+long largest_checked_size(const Benchmark& bench);
+
+/// Sizes past the manifest's largest check size, where a kernel may take another path than at
+/// the small sizes (blocked, threaded, with narrower indices): kDrawnSizes drawn from `seed`
 /// between that size and the time size, log-uniformly, one of each remainder modulo 8 (the
-/// first with two seeds, the others with one), and one above the time size (one seed), since
-/// kernel.h rarely bounds n there: past the smallest power of two above the time size (so that
-/// every power-of-two limit below it is crossed: 16- or 17-bit indices), up to half the time
-/// size further or the size of four times the time size's work (the manifest's flops and
-/// bytes), never past the manifest's size.max. Past that, the manifest's size.max should say
-/// where kernel.h's promise ends.
+/// first with two seeds, the others with one), and largest_checked_size (one seed), so that a
+/// limit anywhere between the time size and the end of kernel.h's domain is crossed.
 std::vector<LargeSize> large_sizes_to_check(const Benchmark& bench, uint64_t seed);
 
 }  // namespace kopt

@@ -73,6 +73,15 @@ void unknowns(const Scev& s, std::vector<std::string>& names) {
   for (const auto& op : s.operands) unknowns(*op, names);
 }
 
+// The standard library's own functions (a vector's resize or insert): a length or a sweep
+// over a container they are handed without a known size is the kernel's small container, not
+// the problem's size.
+bool in_standard_library(const std::string& function) {
+  for (const char* prefix : {"_ZNSt", "_ZNKSt", "_ZSt"})
+    if (starts_with(function, prefix)) return true;
+  return false;
+}
+
 class FunctionCoster {
  public:
   FunctionCoster(const IrFunction& f, const ScevFacts* facts, const TripAssumptions& assume,
@@ -85,6 +94,8 @@ class FunctionCoster {
                 [this](const std::string& loop) { return std::optional<double>(trips(loop)); }),
         env_(values_.environment()) {
     feasible_ = feasible_blocks();
+    for (const auto& inst : f_.instructions)
+      if (!inst.result.empty()) defs_[inst.result] = &inst;
   }
 
   Cost cost(const std::vector<IrFunction>& module, const std::map<std::string, ScevFacts>& facts,
@@ -171,8 +182,6 @@ class FunctionCoster {
   // successive outer iterations.
   double chain_steps() {
     if (!facts_) return 0;
-    for (const auto& inst : f_.instructions)
-      if (!inst.result.empty()) defs_[inst.result] = &inst;
     double steps = 0;
     for (const auto& loop : facts_->loops) {
       if (trips(loop.header) < kChainWindow) continue;
@@ -339,6 +348,7 @@ class FunctionCoster {
       StaticCounts scratch;
       TripAssumptions at_call = assume_;  // the callee's parameters get the call's arguments
       at_call.arguments.clear();
+      if (in_standard_library(callee)) at_call.size = at_call.default_trips;
       for (const auto& arg : inst.operands) at_call.arguments.push_back(values_.operand(arg));
       FunctionCoster inner(f, it == facts.end() ? nullptr : &it->second, at_call, true, scratch);
       c.add_call(inner.cost(module, facts, depth + 1), w, callee + ":");
@@ -354,16 +364,15 @@ class FunctionCoster {
     Access a;
     a.store = inst.opcode == "store";
     a.group = inst.pointer;
-    double count = 1;
-    const auto* dispositions = facts_ ? find_in(facts_->dispositions, inst.pointer) : nullptr;
-    for (const IrLoop* loop : loops_around(inst.block)) {
-      const bool invariant = dispositions && dispositions->count(loop->header) &&
-                             dispositions->at(loop->header) == "Invariant";
-      if (!invariant) count *= trips(loop->header);
-    }
-    a.footprint = count * bytes;
     const std::string* text = facts_ ? find_in(facts_->scev, inst.pointer) : nullptr;
-    if (auto scev = text ? parse_scev(*text) : std::nullopt) {
+    const auto scev = text ? parse_scev(*text) : std::nullopt;
+    if (scev && on_stack(**scev)) return;  // a local array: scratch the caches hold
+    double count = 1;
+    for (const IrLoop* loop : loops_around(inst.block))
+      if (!invariant_in(inst.pointer, *loop) && (!scev || moves_with(**scev, *loop)))
+        count *= trips(loop->header);
+    a.footprint = count * bytes;
+    if (scev) {
       const Scev* start = chain_start(**scev);
       a.group = base_pointer(*start);
       if (auto extent = span(**scev, env_)) {
@@ -373,6 +382,46 @@ class FunctionCoster {
       }
     }
     c.accesses.push_back(a);
+  }
+
+  // Whether an address can differ from one iteration of `loop` to the next: it recurs over
+  // the loop, or it is computed from a value the loop defines (but a pointer the loop loads
+  // from a fixed place it never stores to, such as a container's start). An inner loop's
+  // sweep from a start fixed outside `loop` (scalar evolution calls it variant there) covers
+  // the same addresses on every iteration, so a time-step loop around a sweep does not
+  // multiply its footprint.
+  bool moves_with(const Scev& address, const IrLoop& loop) {
+    for (const auto& header : recurrence_loops(address))
+      if (header == loop.header) return true;
+    std::vector<std::string> names;
+    unknowns(address, names);
+    return std::any_of(names.begin(), names.end(), [&](const std::string& name) {
+      auto it = defs_.find(name);
+      if (it == defs_.end() || !loop.blocks.contains(it->second->block)) return false;
+      return it->second->opcode != "load" || !fixed_in(it->second->pointer, loop);
+    });
+  }
+
+  // Whether `pointer` names the same place on every iteration of `loop` and the loop never
+  // stores there.
+  bool fixed_in(const std::string& pointer, const IrLoop& loop) const {
+    auto it = defs_.find(pointer);
+    const bool defined_inside = it != defs_.end() && loop.blocks.contains(it->second->block);
+    if (pointer.empty() || (defined_inside && !invariant_in(pointer, loop))) return false;
+    return std::none_of(f_.instructions.begin(), f_.instructions.end(), [&](const auto& inst) {
+      return inst.opcode == "store" && inst.pointer == pointer && loop.blocks.contains(inst.block);
+    });
+  }
+
+  // Whether an address is in one of the function's own stack objects (an alloca): a local
+  // array or struct is reused on every call and iteration, so its bytes are not compulsory.
+  bool on_stack(const Scev& address) const {
+    std::vector<std::string> names;
+    unknowns(*chain_start(address), names);
+    return std::any_of(names.begin(), names.end(), [&](const std::string& name) {
+      auto it = defs_.find(name);
+      return it != defs_.end() && it->second->opcode == "alloca";
+    });
   }
 
   // The array an address starts from: the pointer parameter (or other pointer) in its start.

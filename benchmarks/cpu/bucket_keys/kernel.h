@@ -5,7 +5,7 @@
 
 #include <cstdint>
 
-// n >= 1; keys are any finite doubles (any sign or magnitude); keys may equal splitters;
-// 0 <= nsplit <= 65536.
+// 1 <= n <= 8000000 (size.max); keys are any finite doubles (any sign or magnitude); keys may
+// equal splitters; 0 <= nsplit <= 65536.
 void classify_keys(const double* keys, long n, const double* splitters, int nsplit, int32_t* bucket,
                    int64_t* counts);

@@ -6,6 +6,6 @@
 
 #include <cstdint>
 
-// n >= 1; v holds any finite doubles, however far outside [lo, hi); lo < hi;
+// 1 <= n <= 2^24 (size.max); v holds any finite doubles, however far outside [lo, hi); lo < hi;
 // 1 <= bins <= 131072.
 void histogram(const double* v, long n, double lo, double hi, int64_t* counts, int bins);

@@ -4,5 +4,5 @@
 // u; scratch (n * n doubles) is workspace the function may overwrite.
 #pragma once
 
-// n >= 1 and 0 <= steps <= 40, odd or even; with n <= 2 there is no interior.
+// 1 <= n <= 2000 (size.max) and 0 <= steps <= 40, odd or even; with n <= 2 there is no interior.
 void jacobi2d(const double* u0, double* u, double* scratch, long n, int steps, double r);

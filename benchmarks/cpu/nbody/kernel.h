@@ -5,4 +5,5 @@
 
 // Positions are finite with |p| <= 1e100, masses from 0 to 1, and 1e-100 <= eps <= 1e100, so
 // that every term, the j == i term too, is a finite double; bodies may coincide.
+// 1 <= n <= 6000 (size.max).
 void nbody_accel(const double* body, double* acc, long n, double eps);

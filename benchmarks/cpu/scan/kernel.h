@@ -1,5 +1,6 @@
 // Inclusive prefix sum: y[i] = x[0] + x[1] + ... + x[i] for i in [0, n).
 #pragma once
 
-// x holds nonnegative finite doubles, subnormals included (they count: no flush to zero).
+// 1 <= n <= 2^24 (size.max); x holds nonnegative finite doubles, subnormals included (they count:
+// no flush to zero).
 void prefix_sum(const double* x, double* y, long n);

@@ -4,5 +4,6 @@
 #pragma once
 
 // 1 <= k <= 256; every system is nonsingular; its diagonal may hold zeros (pivoting finds a
-// row), at every order. Above order 8 the matrices hold at most 2^23 values (count * k * k).
+// row), at every order. Above order 8 the matrices hold at most 2^23 values (count * k * k);
+// at any order count <= 1600000 (size.max) and count * k * k <= 25600000.
 void solve_small_systems(const double* a, const double* b, long count, int k, double* x);

@@ -3,6 +3,6 @@
 //   n).
 #pragma once
 
-// n >= 1 and 0 <= radius <= 16384; the radius may exceed n. A radius above 100 comes with
-// n * radius <= 2^26 (a call of at most about 2^27 taps).
+// 1 <= n <= 2^25 (size.max) and 0 <= radius <= 16384; the radius may exceed n. A radius above 100
+// comes with n * radius <= 2^26 (a call of at most about 2^27 taps).
 void stencil1d(const double* in, double* out, long n, const double* w, int radius);
