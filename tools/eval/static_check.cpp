@@ -48,7 +48,9 @@ const std::vector<DeniedImport>& denied_imports() {
       {"clock",
        "kernels may not read or alter the clock the harness times them with",
        {"clock_gettime", "__clock_gettime", "clock_settime", "gettimeofday", "settimeofday",
-        "clock", "times", "timespec_get", "timer_create", "setitimer", "alarm"}},
+        "clock", "times", "timespec_get", "timer_create", "setitimer", "alarm", "time", "ftime",
+        "clock_getcpuclockid", "pthread_getcpuclockid", "getrusage", "omp_get_wtime",
+        "omp_get_wtick"}},
       {"signal",
        "kernels may not install signal handlers or send signals",
        {"signal", "sigaction", "raise", "kill", "tgkill", "pthread_kill", "ssignal", "gsignal",
@@ -94,6 +96,9 @@ const DeniedPattern kDeniedPatterns[] = {
      "std::chrono::_V2::steady_clock::now"},
     {"clock", "kernels may not read or alter the clock the harness times them with",
      "std::chrono::_V2::system_clock::now"},
+    // The pre-C++11 ABI's clock, still exported by libstdc++ (red team 21).
+    {"clock", "kernels may not read or alter the clock the harness times them with",
+     "std::chrono::system_clock::now"},
 };
 
 std::string strip_version(const std::string& symbol) {
