@@ -1,4 +1,4 @@
-// Dense matrix product C = A * B of row-major n x n matrices of doubles, 1 <= n <= 1300
+// Dense matrix product C = A * B of row-major n x n matrices of doubles, 1 <= n <= 1100
 // (size.max).
 #pragma once
 

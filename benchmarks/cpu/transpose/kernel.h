@@ -2,5 +2,5 @@
 // row-major cols x rows.
 #pragma once
 
-// rows >= 1 and cols >= 1, any shape with rows * cols <= 5200 * 7801 (size.max 5200).
+// rows >= 1 and cols >= 1, any shape with rows * cols <= 4800 * 7201 (size.max 4800).
 void transpose(const double* a, double* b, long rows, long cols);
