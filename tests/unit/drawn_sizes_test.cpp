@@ -50,9 +50,9 @@ TEST(DrawnSizesTest, TheSeedDecidesTheSizes) {
 TEST(DrawnSizesTest, LargeSizesLieBetweenTheCheckSizesAndPastTheTimeSize) {
   const Benchmark b = linear(4099, 1 << 22);
   const std::vector<LargeSize> large = large_sizes_to_check(b, 7);
-  ASSERT_EQ(large.size(), static_cast<size_t>(kDrawnSizes) + 1);
+  ASSERT_EQ(large.size(), static_cast<size_t>(kDrawnSizes) + 2);
   std::set<long> remainders;
-  for (size_t i = 0; i + 1 < large.size(); ++i) {
+  for (size_t i = 0; i + 2 < large.size(); ++i) {
     EXPECT_GT(large[i].size, 4099);
     EXPECT_LT(large[i].size, 1 << 22);
     remainders.insert(large[i].size % 8);
@@ -64,6 +64,19 @@ TEST(DrawnSizesTest, LargeSizesLieBetweenTheCheckSizesAndPastTheTimeSize) {
   EXPECT_EQ(largest_checked_size(b), 4L << 22);
   EXPECT_EQ(large.back().seeds, 1u);
   EXPECT_EQ(large_sizes_to_check(b, 8).back().size, 4L << 22);
+  // Between them, a drawn size with an odd remainder modulo 8 other than the largest's, with a
+  // share of the edge cases (past_time), whatever the seed.
+  for (uint64_t seed = 0; seed < 40; ++seed) {
+    const std::vector<LargeSize> l = large_sizes_to_check(b, seed);
+    ASSERT_GE(l.size(), 2u);
+    const LargeSize& between = l[l.size() - 2];
+    EXPECT_TRUE(between.past_time);
+    EXPECT_GT(between.size, 1L << 22);
+    EXPECT_LT(between.size, 4L << 22);
+    EXPECT_EQ(between.size % 2, 1);
+    EXPECT_NE(between.size % 8, (4L << 22) % 8);
+    EXPECT_FALSE(l.back().past_time);
+  }
 }
 
 TEST(DrawnSizesTest, SizeMaxIsTheSizeAboveTheTimeSize) {
@@ -126,17 +139,25 @@ TEST(DrawnSizesTest, LaterPlansCallOneProblemTwiceAtTheTimeSizeAndBothDrawnEnds)
     if (p.size < (1L << 22)) widest = std::max(widest, p.size);
   // The others below the time size share the edge cases out: each edge case at one of them.
   std::vector<int> offsets;
+  int sharing = -1;  // Those below the time size but the first.
+  for (const SizePlan& p : plans) sharing += p.size < (1L << 22);
   for (size_t i = 2; i < plans.size(); ++i) {
     EXPECT_EQ(plans[i].again, plans[i].size == widest) << plans[i].size;
     if (plans[i].size > (1L << 22)) continue;
     EXPECT_TRUE(plans[i].edges);
-    EXPECT_EQ(plans[i].edge_stride, static_cast<int>(plans.size()) - 3);
+    EXPECT_EQ(plans[i].edge_stride, sharing);
     offsets.push_back(plans[i].edge_offset);
   }
-  std::vector<int> expected(plans.size() - 3);
+  std::vector<int> expected(sharing);
   for (size_t i = 0; i < expected.size(); ++i) expected[i] = static_cast<int>(i);
   EXPECT_EQ(offsets, expected);
-  EXPECT_GT(plans.back().size, 1L << 22);  // Above the time size: seeds only.
+  // Above the time size: the drawn size with every edge case, then size.max with seeds only.
+  ASSERT_GE(plans.size(), 2u);
+  const SizePlan& between = plans[plans.size() - 2];
+  EXPECT_GT(between.size, 1L << 22);
+  EXPECT_TRUE(between.edges);
+  EXPECT_EQ(between.edge_stride, kPastTimeEdgeShare);  // A drawn share of them.
+  EXPECT_GT(plans.back().size, between.size);
   EXPECT_FALSE(plans.back().edges);
 }
 

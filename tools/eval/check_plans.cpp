@@ -54,8 +54,11 @@ std::vector<SizePlan> later_plans(const Benchmark& bench, uint64_t seed,
   int index = -1;
   for (const LargeSize& l : large) {
     const bool below = l.size < bench.time_size, first = index < 0;
-    SizePlan plan{l.size, l.seeds, below, 3, below && (first || l.size == widest)};
+    SizePlan plan{l.size, l.seeds, below || l.past_time, 3, below && (first || l.size == widest)};
     if (below && !first) plan.edge_stride = sharing, plan.edge_offset = index;
+    // Past the time size a third of the edge cases, another third each evaluation: every edge
+    // case there in all of them would cost a check half again.
+    if (l.past_time) plan.edge_stride = kPastTimeEdgeShare, plan.edge_offset = l.edge_offset;
     plans.push_back(plan);
     if (below) ++index;
   }

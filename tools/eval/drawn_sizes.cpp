@@ -98,11 +98,26 @@ std::vector<LargeSize> large_sizes_to_check(const Benchmark& bench, uint64_t see
   if (time - top >= 2)
     for (long n : drawn_sizes(bench, rng, top + 1, time - 1, {}))
       sizes.push_back({n, sizes.empty() ? size_t{2} : size_t{1}});
+  // Between the time size and the largest, a size drawn log-uniformly with an odd remainder
+  // modulo 8 other than the largest's, with a drawn share of the edge cases: a kernel may take
+  // another path past the time size, and the largest size alone, seeds only, left remainders
+  // and parameters other than n unchecked there (red team 22: a k loop unrolled by 4 without a
+  // tail, leftover rows, a dimension's tail dropped, odd sweep counts, each only past the time
+  // size and each caught now in most evaluations, not all: edge cases and other thread counts
+  // at every size past the time size would cost the check half again).
+  const long largest = largest_checked_size(bench);
+  if (largest - time >= 9) {
+    const long odd = 2 * static_cast<long>(rng() % 4) + 1;
+    const long remainder = odd == largest % 8 ? (odd + 2) % 8 : odd;
+    if (const long n = drawn_size(rng, time + 1, largest - 1, remainder);
+        n > 0 && bench.variables(n))
+      sizes.push_back({n, 1, true, static_cast<int>(rng() % kPastTimeEdgeShare)});
+  }
   // The largest size kernel.h allows, so that every limit a kernel may have between the time
   // size and it (a table of 2^k, 16- or 17-bit indices) is crossed: no draw can miss a limit
   // just below it (red team 21: a table of 2^20 partial sums passed while the drawn size past
   // the time size stayed under 6 x 10^5).
-  if (const long n = largest_checked_size(bench); n > time) sizes.push_back({n, 1});
+  if (largest > time) sizes.push_back({largest, 1});
   return sizes;
 }
 

@@ -36,7 +36,13 @@ long largest_size_where(long lo, long hi, const std::function<bool(long)>& holds
 struct LargeSize {
   long size = 0;
   size_t seeds = 1;
+  bool past_time = false;  ///< Drawn past the time size: a share of the edge cases too,
+  int edge_offset = 0;     ///< the one of kPastTimeEdgeShare shares this evaluation drew.
 };
+
+/// Past the time size, one edge case in this many runs in an evaluation (another share in the
+/// next).
+inline constexpr int kPastTimeEdgeShare = 3;
 
 /// The largest n kopt vouches for: the manifest's size.max, which kernel.h states; without
 /// one, past the smallest power of two above the time size by half the time size or the size
@@ -47,8 +53,10 @@ long largest_checked_size(const Benchmark& bench);
 /// Sizes past the manifest's largest check size, where a kernel may take another path than at
 /// the small sizes (blocked, threaded, with narrower indices): kDrawnSizes drawn from `seed`
 /// between that size and the time size, log-uniformly, one of each remainder modulo 8 (the
-/// first with two seeds, the others with one), and largest_checked_size (one seed), so that a
-/// limit anywhere between the time size and the end of kernel.h's domain is crossed.
+/// first with two seeds, the others with one); one drawn between the time size and
+/// largest_checked_size with an odd remainder modulo 8 other than its (one seed and a drawn
+/// share of the edge cases: past_time); and largest_checked_size (one seed), so that a limit
+/// anywhere between the time size and the end of kernel.h's domain is crossed.
 std::vector<LargeSize> large_sizes_to_check(const Benchmark& bench, uint64_t seed);
 
 }  // namespace kopt
