@@ -38,9 +38,9 @@ void print_check(const Evaluation& e) {
     thread_counts += fmt::format(", again with {} thread{}", t, t == 1 ? "" : "s");
   if (c.ok)
     fmt::print(
-        "check      ok: {} sizes from n = {} to {}, up to {} seeds and the edge cases each{}, "
-        "max relative error {:.3g}\n",
-        sizes.size(), sizes.empty() ? 0 : *sizes.begin(), sizes.empty() ? 0 : *sizes.rbegin(),
+        "check      ok: {} sizes{}, up to {} seeds and edge cases{}, max relative error {:.3g}\n",
+        sizes.size(),
+        sizes.empty() ? "" : fmt::format(" from n = {} to {}", *sizes.begin(), *sizes.rbegin()),
         c.seeds.size(), thread_counts, max_rel);
   else
     fmt::print("check      FAILED ({})\n", c.category);

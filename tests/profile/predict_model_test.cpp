@@ -129,6 +129,12 @@ TEST_F(PredictCountsTest, ALocalArrayIsScratchNotCompulsoryBytes) {
   const StaticCounts handed = count(source(", double* h", ""), "f", args);
   EXPECT_GT(local.counters.dram_bytes, 0);
   EXPECT_LT(local.counters.dram_bytes + 256, handed.counters.dram_bytes);
+  // A variable-length array is as large as the problem: its bytes count.
+  const StaticCounts vla = count(
+      "void f(double* __restrict y, const double* x, long n) { double t[n]; for (long i = 0; i "
+      "< n; ++i) t[i] = x[i] * 2; for (long i = 0; i < n; ++i) y[i] = t[n - 1 - i]; }",
+      "f", {std::nullopt, std::nullopt, 4096.0});
+  EXPECT_GE(vla.counters.dram_bytes, 3 * 8 * 4096);  // x, y and t
 }
 
 TEST_F(PredictCountsTest, AStandardContainersResizeIsNotTheProblemsSize) {

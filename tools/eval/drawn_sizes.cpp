@@ -60,8 +60,10 @@ long largest_checked_size(const Benchmark& bench) {
   const long time = bench.time_size;
   long power = 1;
   while (power <= time && power < (1L << 60)) power *= 2;
-  long highest =
-      bench.max_size > 0 ? bench.max_size : std::max(power + time / 2, four_times_the_work(bench));
+  // Never past what the check can afford either: a size.max `kopt new` found from a kernel's
+  // limits may lie far past the work of a few timed calls.
+  long highest = std::max(power + time / 2, four_times_the_work(bench));
+  if (bench.max_size > 0) highest = std::min(highest, bench.max_size);
   for (int tries = 0; highest > time && !bench.variables(highest); ++tries)
     highest = tries < 4096 ? highest - 1 : time;  // Sizes it refuses all the way down.
   return highest;
@@ -100,18 +102,17 @@ std::vector<LargeSize> large_sizes_to_check(const Benchmark& bench, uint64_t see
       sizes.push_back({n, sizes.empty() ? size_t{2} : size_t{1}});
   // Between the time size and the largest, a size drawn log-uniformly with an odd remainder
   // modulo 8 other than the largest's, with a drawn share of the edge cases: a kernel may take
-  // another path past the time size, and the largest size alone, seeds only, left remainders
-  // and parameters other than n unchecked there (red team 22: a k loop unrolled by 4 without a
-  // tail, leftover rows, a dimension's tail dropped, odd sweep counts, each only past the time
-  // size and each caught now in most evaluations, not all: edge cases and other thread counts
-  // at every size past the time size would cost the check half again).
+  // another path past the time size (DESIGN.md, red team 22).
   const long largest = largest_checked_size(bench);
   if (largest - time >= 9) {
     const long odd = 2 * static_cast<long>(rng() % 4) + 1;
     const long remainder = odd == largest % 8 ? (odd + 2) % 8 : odd;
     if (const long n = drawn_size(rng, time + 1, largest - 1, remainder);
         n > 0 && bench.variables(n))
-      sizes.push_back({n, 1, true, static_cast<int>(rng() % kPastTimeEdgeShare)});
+      sizes.push_back({.size = n,
+                       .seeds = 1,
+                       .past_time = true,
+                       .edge_offset = static_cast<int>(rng() % kPastTimeEdgeShare)});
   }
   // The largest size kernel.h allows, so that every limit a kernel may have between the time
   // size and it (a table of 2^k, 16- or 17-bit indices) is crossed: no draw can miss a limit

@@ -32,22 +32,25 @@ inline constexpr long kLargestDrawnMultiple = 16;
 long largest_size_where(long lo, long hi, const std::function<bool(long)>& holds);
 
 /// A size past the largest check size, and how many of the evaluation's seeds it is checked
-/// with (its calls cost up to a few timed calls, so not every seed and no edge case).
+/// with (its calls cost up to a few timed calls, so not every seed; check_plans.cpp says which
+/// edge cases run there).
 struct LargeSize {
   long size = 0;
   size_t seeds = 1;
-  bool past_time = false;  ///< Drawn past the time size: a share of the edge cases too,
-  int edge_offset = 0;     ///< the one of kPastTimeEdgeShare shares this evaluation drew.
+  /// Drawn between the time size and the largest: a share of the edge cases run there too.
+  bool past_time = false;
+  /// Which of kPastTimeEdgeShare shares of the edge cases this evaluation drew.
+  int edge_offset = 0;
 };
 
 /// Past the time size, one edge case in this many runs in an evaluation (another share in the
 /// next).
 inline constexpr int kPastTimeEdgeShare = 3;
 
-/// The largest n kopt vouches for: the manifest's size.max, which kernel.h states; without
-/// one, past the smallest power of two above the time size by half the time size or the size
-/// of four times the time size's work (the manifest's flops and bytes), whichever is larger.
-/// The largest such n the benchmark's sizes allow.
+/// The largest n kopt vouches for: past the smallest power of two above the time size by half
+/// the time size, or the size of four times the time size's work (the manifest's flops and
+/// bytes), whichever is larger, and never past the manifest's size.max (which kernel.h states;
+/// the suite's are at or below that reach). The largest such n the benchmark's sizes allow.
 long largest_checked_size(const Benchmark& bench);
 
 /// Sizes past the manifest's largest check size, where a kernel may take another path than at

@@ -73,11 +73,11 @@ void unknowns(const Scev& s, std::vector<std::string>& names) {
   for (const auto& op : s.operands) unknowns(*op, names);
 }
 
-// The standard library's own functions (a vector's resize or insert): a length or a sweep
-// over a container they are handed without a known size is the kernel's small container, not
-// the problem's size.
-bool in_standard_library(const std::string& function) {
-  for (const char* prefix : {"_ZNSt", "_ZNKSt", "_ZSt"})
+// A std::vector's own members (resize, insert, growth): a length or a sweep over the vector
+// they are handed without a known size is the kernel's small container, not the problem's size.
+// Algorithms (std::sort over n keys) are not among them: their sweeps are the problem's.
+bool is_vector_member(const std::string& function) {
+  for (const char* prefix : {"_ZNSt6vector", "_ZNKSt6vector", "_ZNSt12_Vector_base"})
     if (starts_with(function, prefix)) return true;
   return false;
 }
@@ -348,7 +348,7 @@ class FunctionCoster {
       StaticCounts scratch;
       TripAssumptions at_call = assume_;  // the callee's parameters get the call's arguments
       at_call.arguments.clear();
-      if (in_standard_library(callee)) at_call.size = at_call.default_trips;
+      if (is_vector_member(callee)) at_call.size = at_call.default_trips;
       for (const auto& arg : inst.operands) at_call.arguments.push_back(values_.operand(arg));
       FunctionCoster inner(f, it == facts.end() ? nullptr : &it->second, at_call, true, scratch);
       c.add_call(inner.cost(module, facts, depth + 1), w, callee + ":");
@@ -413,14 +413,18 @@ class FunctionCoster {
     });
   }
 
-  // Whether an address is in one of the function's own stack objects (an alloca): a local
-  // array or struct is reused on every call and iteration, so its bytes are not compulsory.
+  // Whether an address is in one of the function's own stack objects of a fixed size (an
+  // alloca without a variable count): a local array or struct is reused on every call and
+  // iteration, so its bytes are not compulsory. A variable-length array is sized by the
+  // problem and counts.
   bool on_stack(const Scev& address) const {
     std::vector<std::string> names;
     unknowns(*chain_start(address), names);
     return std::any_of(names.begin(), names.end(), [&](const std::string& name) {
       auto it = defs_.find(name);
-      return it != defs_.end() && it->second->opcode == "alloca";
+      if (it == defs_.end() || it->second->opcode != "alloca") return false;
+      const auto& count = it->second->operands;
+      return count.empty() || count.front().empty() || count.front()[0] != '%';
     });
   }
 

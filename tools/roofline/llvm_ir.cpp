@@ -131,6 +131,11 @@ IrInstruction parse_instruction(std::string text, const std::string& block) {
       inst.operands.push_back(first_token(operand));
   if (kFloatOpcodes.contains(inst.opcode)) inst.operands = value_operands(text.substr(pos));
   if (inst.opcode == "phi") inst.operands = phi_incoming(text.substr(pos));
+  if (inst.opcode == "alloca") {  // "alloca double, i64 %n, align 16": the count, when given
+    const auto parts = split(text.substr(pos), ',');
+    if (parts.size() > 1 && starts_with(trim(parts[1]), "i"))
+      inst.operands.push_back(first_token(trim(parts[1]).substr(trim(parts[1]).find(' ') + 1)));
+  }
   if (inst.opcode == "br" || inst.opcode == "switch")
     inst.operands = branch_operands(text.substr(pos));
   if (inst.opcode == "call" || inst.opcode == "invoke") {

@@ -22,7 +22,8 @@ struct IrInstruction {
   std::string predicate;  ///< icmp, fcmp: "slt", "ogt", ...
   std::string result;     ///< The value it defines ("%div"), if any.
   /// Integer and floating-point arithmetic, casts, selects and calls: "%sub", "32"; a phi's
-  /// incoming values.
+  /// incoming values; an alloca's element count when it has one ("%n" for a variable-length
+  /// array).
   std::vector<std::string> operands;
 };
 

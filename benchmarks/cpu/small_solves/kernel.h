@@ -5,5 +5,5 @@
 
 // 1 <= k <= 256; every system is nonsingular; its diagonal may hold zeros (pivoting finds a
 // row), at every order. Above order 8 the matrices hold at most 2^23 values (count * k * k);
-// at any order count <= 1600000 (size.max) and count * k * k <= 25600000.
+// at any order count * k <= 6400000 (4 x size.max 1600000: n systems of order 4).
 void solve_small_systems(const double* a, const double* b, long count, int k, double* x);

@@ -7,8 +7,9 @@
 // sums: enough for 2^19 particles, below kernel.h's size.max (600000). Past 2^19 later blocks
 // overwrite earlier ones and the centroid is wrong. The red team's version (a table for 2^20
 // particles, past any size checked then) measured 2.55x faster at the time size and was
-// accepted. The size drawn past the time size, uniform in (2^18, 600000], crosses 2^19 in
-// about one evaluation in five (computed from that range); the check at size.max in every one.
+// accepted. The size then drawn past the time size, uniform in (2^18, 600000], crossed 2^19 in
+// about one evaluation in five (computed from that range); the check at size.max does in every
+// one.
 // expect: wrong
 namespace {
 constexpr long kBlock = 512;
