@@ -176,19 +176,11 @@ class Program {
   }
   /// nr == N and arg != value (32-bit comparison: for signal numbers).
   void allow_unless_low_equal(long nr, int arg, uint32_t value) {
-    code_.push_back(jump(BPF_JMP | BPF_JEQ | BPF_K, static_cast<uint32_t>(nr), 0, 4));
-    code_.push_back(stmt(BPF_LD | BPF_W | BPF_ABS, arg_low(arg)));
-    code_.push_back(jump(BPF_JMP | BPF_JEQ | BPF_K, value, 1, 0));
-    code_.push_back(stmt(BPF_RET | BPF_K, SECCOMP_RET_ALLOW));
-    load_nr();
+    on_low_comparison(nr, arg, value, false, SECCOMP_RET_ALLOW);
   }
   /// nr == N and arg == value (low half) then TRAP, before any rule that would allow the call.
   void refuse_if_low_equal(long nr, int arg, uint32_t value) {
-    code_.push_back(jump(BPF_JMP | BPF_JEQ | BPF_K, static_cast<uint32_t>(nr), 0, 3));
-    code_.push_back(stmt(BPF_LD | BPF_W | BPF_ABS, arg_low(arg)));
-    code_.push_back(jump(BPF_JMP | BPF_JEQ | BPF_K, value, 0, 1));
-    code_.push_back(stmt(BPF_RET | BPF_K, SECCOMP_RET_TRAP));
-    load_nr();
+    on_low_comparison(nr, arg, value, true, SECCOMP_RET_TRAP);
   }
   /// nr == N and arg 0 (an address) >= floor and (arg `flag_arg` & mask) == 0 (low half).
   void allow_above(long nr, uint64_t floor, int flag_arg = 0, uint32_t mask = 0) {
@@ -219,6 +211,16 @@ class Program {
   std::vector<sock_filter>& code() { return code_; }
 
  private:
+  // nr == N: returns `action` when the argument's low half equals `value` (`when_equal`) or
+  // differs from it; every other case goes on to the next rule with the number reloaded.
+  void on_low_comparison(long nr, int arg, uint32_t value, bool when_equal, uint32_t action) {
+    code_.push_back(jump(BPF_JMP | BPF_JEQ | BPF_K, static_cast<uint32_t>(nr), 0, 3));
+    code_.push_back(stmt(BPF_LD | BPF_W | BPF_ABS, arg_low(arg)));
+    code_.push_back(jump(BPF_JMP | BPF_JEQ | BPF_K, value, when_equal ? 0 : 1, when_equal ? 1 : 0));
+    code_.push_back(stmt(BPF_RET | BPF_K, action));
+    load_nr();
+  }
+
   std::vector<sock_filter> code_;
 };
 

@@ -7,6 +7,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cstring>
 #include <vector>
 
 #include "benchmarks/common/harness.h"
@@ -36,6 +37,20 @@ void end(pid_t child) {
   waitpid(child, nullptr, 0);
 }
 
+// Four private anonymous pages, every byte 7, unmapped at the end of the test.
+struct FilledPages {
+  const size_t page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
+  const size_t size = 4 * page;
+  char* bytes = static_cast<char*>(
+      mmap(nullptr, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0));
+  FilledPages() {
+    if (bytes != MAP_FAILED) std::memset(bytes, 7, size);
+  }
+  ~FilledPages() {
+    if (bytes != MAP_FAILED) munmap(bytes, size);
+  }
+};
+
 TEST(ChildPagesTest, FindsTheFirstByteAChildChanged) {
   std::vector<double> input(100000, 1.5);
   const auto* bytes = reinterpret_cast<const char*>(input.data());
@@ -64,27 +79,24 @@ TEST(ChildPagesTest, SeesNothingWhereTheChildChangedNothing) {
 }
 
 TEST(ChildPagesTest, SeesAPageTheChildGaveBack) {
-  const size_t page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
-  void* m = mmap(nullptr, 4 * page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-  ASSERT_NE(m, MAP_FAILED);
-  char* input = static_cast<char*>(m);
-  for (size_t i = 0; i < 4 * page; ++i) input[i] = 7;
+  FilledPages pages;
+  ASSERT_NE(pages.bytes, MAP_FAILED);
+  const size_t page = pages.page;
+  char* input = pages.bytes;
   // Advised away, the page reads as zeros: not what was filled.
   const pid_t child = stopped_child([&] { madvise(input + 2 * page, page, MADV_DONTNEED); });
   EXPECT_EQ(ChildPages(child).first_change(input, 4 * page), 2 * page);
   end(child);
-  munmap(m, 4 * page);
 }
 
 TEST(ChildPagesTest, SeesWritesToASharedMappingTheChildAliased) {
   // Red team 20: the child replaced the input's pages with a shared mapping of the same
   // contents at the same address, aliased it (mremap of size 0) so that no page was mapped
   // once only, and wrote it. The filter refuses shared mappings too; this is the second line.
-  const size_t page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
-  void* m = mmap(nullptr, 4 * page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-  ASSERT_NE(m, MAP_FAILED);
-  char* input = static_cast<char*>(m);
-  for (size_t i = 0; i < 4 * page; ++i) input[i] = 7;
+  FilledPages pages;
+  ASSERT_NE(pages.bytes, MAP_FAILED);
+  const size_t page = pages.page;
+  char* input = pages.bytes;
   const pid_t child = stopped_child([&] {
     munmap(input, 4 * page);
     void* at = mmap(input, 4 * page, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
@@ -96,7 +108,6 @@ TEST(ChildPagesTest, SeesWritesToASharedMappingTheChildAliased) {
   });
   EXPECT_EQ(ChildPages(child).first_change(input, 4 * page), page + 5);
   end(child);
-  munmap(m, 4 * page);
 }
 
 // How a child under the system call filter ends after making the call `call`.

@@ -64,9 +64,7 @@ long largest_checked_size(const Benchmark& bench) {
   // limits may lie far past the work of a few timed calls.
   long highest = std::max(power + time / 2, four_times_the_work(bench));
   if (bench.max_size > 0) highest = std::min(highest, bench.max_size);
-  for (int tries = 0; highest > time && !bench.variables(highest); ++tries)
-    highest = tries < 4096 ? highest - 1 : time;  // Sizes it refuses all the way down.
-  return highest;
+  return bench.variables(highest) ? highest : time;  // None past the time size if refused.
 }
 
 long largest_size_where(long lo, long hi, const std::function<bool(long)>& holds) {
