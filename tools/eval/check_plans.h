@@ -21,8 +21,8 @@ std::vector<SizePlan> check_plans(const Benchmark& bench, uint64_t seed, bool un
 /// among them (the timed calls get seeds only), in blocks of two calls; then the sizes drawn
 /// past the largest check size, their few seeds in one block, the smallest of them with every
 /// edge case too, the others below the time size each with a share of the edge cases (every
-/// edge case at one of them), the one drawn past the time size with a drawn third of them, and
-/// the largest size (largest_checked_size) with its seed alone.
+/// edge case at one of them), the first drawn past the time size with a drawn third of them,
+/// the others past it and the largest size (largest_checked_size) with their seed alone.
 std::vector<SizePlan> later_plans(const Benchmark& bench, uint64_t seed,
                                   const std::vector<SizePlan>& checked);
 

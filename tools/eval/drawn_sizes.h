@@ -56,9 +56,9 @@ long largest_checked_size(const Benchmark& bench);
 /// Sizes past the manifest's largest check size, where a kernel may take another path than at
 /// the small sizes (blocked, threaded, with narrower indices): kDrawnSizes drawn from `seed`
 /// between that size and the time size, log-uniformly, one of each remainder modulo 8 (the
-/// first with two seeds, the others with one); one drawn between the time size and
-/// largest_checked_size with an odd remainder modulo 8 other than its (one seed and a drawn
-/// share of the edge cases: past_time); and largest_checked_size (one seed), so that a limit
+/// first with two seeds, the others with one); between the time size and
+/// largest_checked_size one for each remainder modulo 8 it lacks (one seed; the first, odd,
+/// with a drawn share of the edge cases: past_time); and largest_checked_size (one seed), so that a limit
 /// anywhere between the time size and the end of kernel.h's domain is crossed.
 std::vector<LargeSize> large_sizes_to_check(const Benchmark& bench, uint64_t seed);
 
