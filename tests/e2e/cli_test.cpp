@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include "../support/kopt_cli.h"
+#include "../support/small_suite.h"
 #include "util/files.h"
 
 namespace kopt {
@@ -119,19 +120,28 @@ TEST(CliTest, RefusesToRunCandidatesWithoutASandboxUnlessTold) {
   EXPECT_EQ(lines(refused.output), 1) << refused.output;
   EXPECT_NE(refused.output.find("--no-sandbox"), std::string::npos);
 
-  ProcessResult allowed =
-      test::run_kopt({"eval", "licm", "--no-time", "--json", "--no-sandbox"},
-                     std::chrono::seconds(120), {{"KOPT_BWRAP", "/nonexistent/bwrap"}});
+  const auto suite = test::small_suite({"licm"});
+  ProcessResult allowed = test::run_kopt(
+      {"eval", "licm", "--suite", suite->path().string(), "--no-time", "--json", "--no-sandbox"},
+      std::chrono::seconds(120), {{"KOPT_BWRAP", "/nonexistent/bwrap"}});
   EXPECT_EQ(allowed.exit_code, 0) << allowed.output;
   EXPECT_EQ(test::last_json(allowed.output)["sandbox"], "none (--no-sandbox)");
 }
 
-TEST(CliTest, SeedMakesTheDrawnSeedsReproducible) {
-  auto seeds = [] {
-    ProcessResult r = test::run_kopt({"eval", "licm", "--no-time", "--json", "--seed", "7"});
-    return test::last_json(r.output)["seeds"];
+TEST(CliTest, SeedMakesTheDrawnSeedsAndSizesReproducible) {
+  const auto suite = test::small_suite({"licm"});
+  auto drawn = [&](const char* seed) {
+    ProcessResult r = test::run_kopt(
+        {"eval", "licm", "--suite", suite->path().string(), "--no-time", "--json", "--seed", seed});
+    const Json doc = test::last_json(r.output);
+    Json sizes = Json::array();
+    for (const Json& c : doc["check"]["cases"]) sizes.push_back(c["size"]);
+    return Json{{"seeds", doc["seeds"]}, {"sizes", sizes}};
   };
-  EXPECT_EQ(seeds(), seeds());
+  const Json first = drawn("7");
+  EXPECT_EQ(first["seeds"]["check"].size(), 5u) << first.dump();
+  EXPECT_EQ(first, drawn("7"));
+  EXPECT_NE(first, drawn("8"));
 }
 
 }  // namespace kopt

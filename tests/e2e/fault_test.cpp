@@ -16,6 +16,7 @@
 #include "../llm/fake_api_server.h"
 #include "../support/browser.h"
 #include "../support/kopt_cli.h"
+#include "../support/small_suite.h"
 #include "util/files.h"
 
 namespace kopt {
@@ -52,6 +53,7 @@ class FaultTest : public ::testing::Test {
     server_ = std::make_unique<FakeApiServer>();
     server_->set_handler(healthy);
     runs_ = std::make_unique<TempDir>("kopt-fault-runs-");
+    suite_ = test::small_suite({"licm"});
   }
 
   // Short limits so that every fault shows within seconds.
@@ -62,7 +64,8 @@ class FaultTest : public ::testing::Test {
                                               {"OPENAI_API_KEY", kKey},
                                               {"KOPT_LLM_DEADLINE_S", "4"},
                                               {"KOPT_LLM_STALL_S", "1"},
-                                              {"KOPT_LLM_TIMEOUT_S", "3"}};
+                                              {"KOPT_LLM_TIMEOUT_S", "3"},
+                                              {"KOPT_SUITE", suite_->path().string()}};
     for (auto& [k, v] : env) all[k] = v;
     return test::run_kopt(args, std::chrono::seconds(300), all);
   }
@@ -123,6 +126,7 @@ class FaultTest : public ::testing::Test {
 
   std::unique_ptr<FakeApiServer> server_;
   std::unique_ptr<TempDir> runs_;
+  std::unique_ptr<TempDir> suite_;  // licm at smaller sizes (tests/support/small_suite.h).
 };
 
 Reply error_reply(int status, const std::string& message) {
@@ -248,9 +252,7 @@ TEST_F(FaultTest, AnExecCommandsStderrIsRedactedEverywhere) {
 
 TEST_F(FaultTest, ACampaignGoesOnAfterARunWhoseModelFailedAndResumesItWhenRunAgain) {
   TempDir suite("kopt-fault-suite-");
-  for (const char* name : {"licm", "scan"})
-    fs::copy(test::source_root() / "benchmarks/cpu" / name, suite.path() / name,
-             fs::copy_options::recursive);
+  for (const char* name : {"licm", "scan"}) test::copy_small_benchmark(name, suite.path() / name);
   std::atomic<int> calls{0};
   server_->set_handler([&calls](const Received& r) {  // The first call is refused for good.
     return ++calls == 1 ? error_reply(401, "invalid api key") : healthy(r);
@@ -297,8 +299,7 @@ TEST_F(FaultTest, ACampaignGoesOnAfterARunWhoseModelFailedAndResumesItWhenRunAga
 
 TEST_F(FaultTest, ACampaignRunsEveryStrategyAndSeedGiven) {
   TempDir suite("kopt-fault-suite-");
-  fs::copy(test::source_root() / "benchmarks/cpu/licm", suite.path() / "licm",
-           fs::copy_options::recursive);
+  test::copy_small_benchmark("licm", suite.path() / "licm");
   const fs::path campaign = runs_->path() / "matrix";
   ProcessResult r =
       kopt({"campaign", suite.path().string(), "--llm", "openai:scripted", "--strategy", "direct",
@@ -367,8 +368,7 @@ TEST_F(FaultTest, ACampaignRunsEveryStrategyAndSeedGiven) {
 
 TEST_F(FaultTest, ACampaignWithJobsRunsItsCellsInChildProcessesIntoOneIndex) {
   TempDir suite("kopt-fault-suite-");
-  fs::copy(test::source_root() / "benchmarks/cpu/licm", suite.path() / "licm",
-           fs::copy_options::recursive);
+  test::copy_small_benchmark("licm", suite.path() / "licm");
   const fs::path campaign = runs_->path() / "parallel";
   ProcessResult r =
       kopt({"campaign", suite.path().string(), "--llm", "openai:scripted", "--strategy", "direct",

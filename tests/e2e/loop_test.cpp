@@ -18,6 +18,7 @@
 #include "../llm/wire_formats.h"
 #include "../support/browser.h"
 #include "../support/kopt_cli.h"
+#include "../support/small_suite.h"
 #include "agent/record/run_record.h"
 #include "tools/machine/host.h"
 #include "util/files.h"
@@ -76,6 +77,7 @@ class LoopTest : public ::testing::Test {
     server_ = std::make_unique<FakeApiServer>();
     server_->set_handler(scripted_model);
     runs_ = std::make_unique<TempDir>("kopt-loop-runs-");
+    suite_ = test::small_suite({"licm", "count_smaller"});
   }
 
   ProcessResult kopt(std::vector<std::string> args,
@@ -83,7 +85,8 @@ class LoopTest : public ::testing::Test {
     args.insert(args.end(), {"--out", runs_->path().string()});
     return test::run_kopt(args, timeout,
                           {{"OPENAI_BASE_URL", server_->url() + "/v1"},
-                           {"OPENAI_API_KEY", "sk-test-not-a-real-key"}});
+                           {"OPENAI_API_KEY", "sk-test-not-a-real-key"},
+                           {"KOPT_SUITE", suite_->path().string()}});
   }
 
   // The folder of the newest run of a benchmark.
@@ -105,6 +108,8 @@ class LoopTest : public ::testing::Test {
 
   std::unique_ptr<FakeApiServer> server_;
   std::unique_ptr<TempDir> runs_;
+  // licm and count_smaller at smaller sizes (tests/support/small_suite.h).
+  std::unique_ptr<TempDir> suite_;
 };
 
 const std::vector<std::string> kQuick = {"--llm", "openai:scripted", "--iterations",
@@ -263,9 +268,12 @@ std::pair<pid_t, std::filesystem::path> LoopTest::start_and_wait_for_a_candidate
   std::vector<char*> argv;
   for (auto& a : args) argv.push_back(a.data());
   argv.push_back(nullptr);
-  std::vector<std::string> env = {
-      "PATH=/usr/bin:/bin", "HOME=/tmp", "KOPT_CACHE_DIR=" + test::test_cache().string(),
-      "OPENAI_BASE_URL=" + server_->url() + "/v1", "OPENAI_API_KEY=sk-test"};
+  std::vector<std::string> env = {"PATH=/usr/bin:/bin",
+                                  "HOME=/tmp",
+                                  "KOPT_CACHE_DIR=" + test::test_cache().string(),
+                                  "OPENAI_BASE_URL=" + server_->url() + "/v1",
+                                  "OPENAI_API_KEY=sk-test",
+                                  "KOPT_SUITE=" + suite_->path().string()};
   std::vector<char*> envp;
   for (auto& e : env) envp.push_back(e.data());
   envp.push_back(nullptr);

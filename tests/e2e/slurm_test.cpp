@@ -13,6 +13,7 @@
 
 #include "../llm/fake_api_server.h"
 #include "../support/kopt_cli.h"
+#include "../support/small_suite.h"
 #include "util/files.h"
 
 namespace kopt {
@@ -75,9 +76,7 @@ TEST(SlurmCampaignTest, AnExperimentRunsAsJobStepsAndResumesAfterItsAllocationIs
   FakeApiServer server;
   server.set_handler(slow_answer);
   TempDir suite("kopt-slurm-suite-"), runs("kopt-slurm-runs-");
-  for (const char* name : {"licm", "scan"})
-    fs::copy(test::source_root() / "benchmarks/cpu" / name, suite.path() / name,
-             fs::copy_options::recursive);
+  for (const char* name : {"licm", "scan"}) test::copy_small_benchmark(name, suite.path() / name);
   const fs::path campaign = runs.path() / "on-slurm";
   const std::vector<std::string> args = {"campaign",        suite.path().string(),
                                          "--executor",      "slurm",
