@@ -309,6 +309,8 @@ TEST_F(LoopTest, KilledRunResumesLosingNothing) {
   waitpid(pid, &status, 0);
   ASSERT_TRUE(WIFSIGNALED(status)) << "the run ended before it could be killed";
   ASSERT_FALSE(dir.empty());
+  EXPECT_FALSE(std::filesystem::exists(dir / "candidates" / "0001" / "evaluation.json"))
+      << "the run was killed after the candidate's evaluation, not during it";
   EXPECT_EQ(read_json_file(dir / "run.json").value()["status"], "running");
   const size_t before = read_file(dir / "events.jsonl").value().size();
   ProcessResult show = kopt({"show", dir.string()});

@@ -3,6 +3,8 @@
 #include <gtest/gtest.h>
 
 #include <map>
+#include <string>
+#include <vector>
 
 #include "tools/eval/check.h"
 
@@ -31,7 +33,7 @@ struct ScriptedSizes {
 
 CheckOutcome run(ScriptedSizes& script, const std::vector<long>& sizes, long costly) {
   return check_sizes(
-      sizes, {1, 2}, [&](long size) { return script(size); }, costly);
+      sizes, {1, 2}, [&](size_t k) { return script(sizes[k]); }, costly);
 }
 
 }  // namespace
@@ -40,9 +42,17 @@ TEST(CheckSizesTest, AfterAWrongOutputTheSmallerSizesStillRunButNotTheCostlyOnes
   ScriptedSizes script{{{7, "wrong"}}, {}};
   const CheckOutcome outcome = run(script, {1, 7, 65, 3, 2048}, 2048);
   EXPECT_EQ(script.asked, (std::vector<long>{1, 7, 65, 3}));
+  EXPECT_EQ(outcome.cases.size(), 4u);
   EXPECT_FALSE(outcome.ok);
   EXPECT_EQ(outcome.category, "wrong");
   EXPECT_EQ(outcome.reason, "size 7: wrong");
+}
+
+TEST(CheckSizesTest, ACostlySizeAmongTheOthersIsTheOnlyOneLeftOut) {
+  ScriptedSizes script{{{1, "precision"}}, {}};
+  const CheckOutcome outcome = run(script, {1, 7, 2048, 4096, 3}, 2048);
+  EXPECT_EQ(script.asked, (std::vector<long>{1, 7, 3}));
+  EXPECT_EQ(outcome.category, "precision");
 }
 
 TEST(CheckSizesTest, APassingCandidateRunsEverySizeTheCostlyOnesToo) {

@@ -61,8 +61,8 @@ class KeptOutputs {
   OutputRecord candidate_, reference_;
 };
 
-// Failures of the outputs themselves; after one of these, larger sizes are still checked so
-// that the most telling diagnosis (a cache) can be found.
+// Failures of the outputs themselves; after one of these, the other sizes below the time size
+// are still checked so that the most telling diagnosis (a cache) can be found.
 bool is_comparison_failure(const std::string& category) {
   return category == "wrong" || category == "precision" || category == "nan" ||
          category == "unwritten" || category == "shape";
@@ -245,14 +245,14 @@ bool compare_call(const Benchmark& bench, const CallOutputs& call, size_t k,
 }
 
 CheckOutcome check_sizes(const std::vector<long>& sizes, const std::vector<uint64_t>& seeds,
-                         const std::function<CheckCase(long)>& check_size, long costly) {
+                         const std::function<CheckCase(size_t)>& check_size, long costly) {
   const auto start = std::chrono::steady_clock::now();
   CheckOutcome outcome;
   outcome.seeds = seeds;
   outcome.ok = true;
-  for (long size : sizes) {
-    if (!outcome.ok && size >= costly) continue;
-    CheckCase c = check_size(size);
+  for (size_t k = 0; k < sizes.size(); ++k) {
+    if (!outcome.ok && sizes[k] >= costly) continue;
+    CheckCase c = check_size(k);
     outcome.cases.push_back(c);
     if (c.ok) continue;
     if (outcome.ok || (c.category == "cache" && outcome.category != "cache")) {
@@ -286,15 +286,13 @@ CheckOutcome check_candidate(const ExecutionContext& ctx, const Benchmark& bench
                              const std::vector<SizePlan>& plans) {
   std::vector<long> sizes;
   for (const SizePlan& plan : plans) sizes.push_back(plan.size);
-  // After a wrong output the time size (an untimed check's) is not run for a diagnosis: the
-  // timed one does not reach it before a passed check either, and at the time size a wrong
-  // kernel's check cost several times all the smaller sizes together.
-  size_t next = 0;  // check_sizes walks the sizes in order, skipping only at the end.
+  // After a wrong output no size from the time size on runs for a diagnosis alone (an untimed
+  // check's time size; a timed one reaches it only after a passed check): there a wrong kernel's
+  // check costs several times all the smaller sizes together, and the verdict is already made.
   return check_sizes(
       sizes, seeds,
-      [&](long size) {
-        while (plans[next].size != size) ++next;
-        return with_thread_check(ctx, bench, sides, check_size(bench, sides, seeds, plans[next++]));
+      [&](size_t k) {
+        return with_thread_check(ctx, bench, sides, check_size(bench, sides, seeds, plans[k]));
       },
       bench.time_size);
 }

@@ -86,10 +86,11 @@ struct CallOutputs {
 bool compare_call(const Benchmark& bench, const CallOutputs& call, size_t k,
                   const CallOutputs* previous, CheckCase& c);
 
-/// Runs `check_size` over sizes; after a wrong output the other sizes below `costly` still run
-/// (a cache is the more telling diagnosis), after any other failure the stage stops.
+/// Runs `check_size(k)` for each size k of `sizes` in order; after a wrong output the other
+/// sizes below `costly` still run (a cache is the more telling diagnosis), after any other
+/// failure the stage stops.
 CheckOutcome check_sizes(const std::vector<long>& sizes, const std::vector<uint64_t>& seeds,
-                         const std::function<CheckCase(long)>& check_size,
+                         const std::function<CheckCase(size_t)>& check_size,
                          long costly = std::numeric_limits<long>::max());
 
 /// What the check runs at one size: the first `seeds` of the evaluation's seeds, then (with

@@ -78,8 +78,8 @@ CheckOutcome check_with_files(const ExecutionContext& ctx, const Benchmark& benc
                               const std::filesystem::path& candidate,
                               const std::vector<uint64_t>& seeds, uint64_t size_seed) {
   const std::vector<long> sizes = sizes_to_check(bench, size_seed);
-  return check_sizes(sizes, seeds, [&](long size) {
-    return check_size(ctx, bench, original, candidate, seeds, size);
+  return check_sizes(sizes, seeds, [&](size_t k) {
+    return check_size(ctx, bench, original, candidate, seeds, sizes[k]);
   });
 }
 
