@@ -43,8 +43,8 @@ std::string name_of(const ::testing::TestParamInfo<GpuCheat>& info) {
 }
 
 Json evaluate(const GpuCheat& cheat, ProcessResult& r) {
-  std::vector<std::string> args = {"eval",   "triad_cuda", "--variant", cheat.file,
-                                   "--json", "--timing-budget",   "3"};
+  std::vector<std::string> args = {"eval",   "triad_cuda",      "--variant", cheat.file,
+                                   "--json", "--timing-budget", "3"};
   if (!cheat.needs_timing) args.push_back("--no-time");
   r = test::run_kopt(args);
   return test::last_json(r.output);

@@ -58,8 +58,8 @@ long largest_checked_size(const Benchmark& bench);
 /// between that size and the time size, log-uniformly, one of each remainder modulo 8 (the
 /// first with two seeds, the others with one); between the time size and
 /// largest_checked_size one for each remainder modulo 8 it lacks (one seed; the first, odd,
-/// with a drawn share of the edge cases: past_time); and largest_checked_size (one seed), so that a limit
-/// anywhere between the time size and the end of kernel.h's domain is crossed.
+/// with a drawn share of the edge cases: past_time); and largest_checked_size (one seed), so that a
+/// limit anywhere between the time size and the end of kernel.h's domain is crossed.
 std::vector<LargeSize> large_sizes_to_check(const Benchmark& bench, uint64_t seed);
 
 }  // namespace kopt
