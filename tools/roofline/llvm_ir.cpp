@@ -133,8 +133,9 @@ IrInstruction parse_instruction(std::string text, const std::string& block) {
   if (inst.opcode == "phi") inst.operands = phi_incoming(text.substr(pos));
   if (inst.opcode == "alloca") {  // "alloca double, i64 %n, align 16": the count, when given
     const auto parts = split(text.substr(pos), ',');
-    if (parts.size() > 1 && starts_with(trim(parts[1]), "i"))
-      inst.operands.push_back(first_token(trim(parts[1]).substr(trim(parts[1]).find(' ') + 1)));
+    const std::string count = parts.size() > 1 ? trim(parts[1]) : "";  // "i64 %n"
+    if (starts_with(count, "i"))
+      inst.operands.push_back(first_token(count.substr(count.find(' ') + 1)));
   }
   if (inst.opcode == "br" || inst.opcode == "switch")
     inst.operands = branch_operands(text.substr(pos));
