@@ -50,7 +50,7 @@ TEST(DrawnSizesTest, TheSeedDecidesTheSizes) {
 TEST(DrawnSizesTest, LargeSizesLieBetweenTheCheckSizesAndPastTheTimeSize) {
   const Benchmark b = linear(4099, 1 << 22);
   const std::vector<LargeSize> large = large_sizes_to_check(b, 7);
-  ASSERT_EQ(large.size(), static_cast<size_t>(kDrawnSizes) + 7 + 1);
+  ASSERT_EQ(large.size(), static_cast<size_t>(kDrawnSizes) + 8 + 1);
   std::set<long> remainders;
   for (size_t i = 0; i < static_cast<size_t>(kDrawnSizes); ++i) {
     EXPECT_GT(large[i].size, 4099);
@@ -64,13 +64,14 @@ TEST(DrawnSizesTest, LargeSizesLieBetweenTheCheckSizesAndPastTheTimeSize) {
   EXPECT_EQ(largest_checked_size(b), 4L << 22);
   EXPECT_EQ(large.back().seeds, 1u);
   EXPECT_EQ(large_sizes_to_check(b, 8).back().size, 4L << 22);
-  // Between them, one size for each remainder modulo 8 the largest lacks (red team 23: tails
+  // Between them, one size for each remainder modulo 8, the largest's too (red team 23: tails
   // wrong at n % 8 == 0 or 4 only past the time size passed an odd drawn size and an even
-  // size.max); the first, odd, with a share of the edge cases (past_time), whatever the seed.
+  // size.max; red team 24: a band below size.max at its remainder passed size.max alone); the
+  // first, odd, with a share of the edge cases (past_time), whatever the seed.
   for (uint64_t seed = 0; seed < 40; ++seed) {
     const std::vector<LargeSize> l = large_sizes_to_check(b, seed);
-    ASSERT_EQ(l.size(), static_cast<size_t>(kDrawnSizes) + 7 + 1);
-    std::set<long> past = {l.back().size % 8};
+    ASSERT_EQ(l.size(), static_cast<size_t>(kDrawnSizes) + 8 + 1);
+    std::set<long> past;
     for (size_t i = kDrawnSizes; i + 1 < l.size(); ++i) {
       EXPECT_GT(l[i].size, 1L << 22);
       EXPECT_LT(l[i].size, 4L << 22);
@@ -155,14 +156,14 @@ TEST(DrawnSizesTest, LaterPlansCallOneProblemTwiceAtTheTimeSizeAndBothDrawnEnds)
   std::vector<int> expected(sharing);
   for (size_t i = 0; i < expected.size(); ++i) expected[i] = static_cast<int>(i);
   EXPECT_EQ(offsets, expected);
-  // Above the time size: the first drawn size with a third of the edge cases, the other six
+  // Above the time size: the first drawn size with a third of the edge cases, the other seven
   // and size.max with seeds only.
-  ASSERT_GE(plans.size(), 8u);
-  const SizePlan& between = plans[plans.size() - 8];
+  ASSERT_GE(plans.size(), 9u);
+  const SizePlan& between = plans[plans.size() - 9];
   EXPECT_GT(between.size, 1L << 22);
   EXPECT_TRUE(between.edges);
   EXPECT_EQ(between.edge_stride, kPastTimeEdgeShare);  // A drawn share of them.
-  for (size_t i = plans.size() - 7; i < plans.size(); ++i) {
+  for (size_t i = plans.size() - 8; i < plans.size(); ++i) {
     EXPECT_GT(plans[i].size, 1L << 22);
     EXPECT_FALSE(plans[i].edges);
   }
