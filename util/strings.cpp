@@ -1,5 +1,6 @@
 #include "util/strings.h"
 
+#include <algorithm>
 #include <cctype>
 #include <ctime>
 
@@ -33,6 +34,16 @@ std::string tail(std::string_view text, size_t max_bytes) {
     kept = kept.substr(newline + 1);
   return "[... " + std::to_string(text.size() - kept.size()) + " bytes cut ...]\n" +
          std::string(kept);
+}
+
+std::string one_line_excerpt(std::string_view text, size_t max_bytes) {
+  size_t end = std::min(text.size(), max_bytes);
+  while (end > 0 && end < text.size() && (static_cast<unsigned char>(text[end]) & 0xC0) == 0x80)
+    --end;
+  std::string line(text.substr(0, end));
+  for (char& c : line)
+    if (c == '\n' || c == '\r') c = ' ';
+  return end < text.size() ? line + "..." : line;
 }
 
 std::string join(const std::vector<std::string>& items, std::string_view separator) {

@@ -24,6 +24,10 @@ inline bool starts_with(std::string_view text, std::string_view prefix) {
 /// Keeps the last `max_bytes` of text (whole lines where possible), marking the cut.
 std::string tail(std::string_view text, size_t max_bytes);
 
+/// The start of text on one line for a message: at most `max_bytes` (never cutting a UTF-8
+/// character), line breaks made spaces, "..." where it was cut.
+std::string one_line_excerpt(std::string_view text, size_t max_bytes);
+
 /// Joins items with a separator.
 std::string join(const std::vector<std::string>& items, std::string_view separator);
 

@@ -101,7 +101,7 @@ void print_result(const NewBenchmarkResult& r, const std::string& suite_arg) {
 int run_new(const Args& args) {
   NewBenchmarkRequest request;
   request.name = args.get("NAME");
-  request.source.file = args.get("from");
+  request.source.path = args.get("from");
   for (const auto& dir : args.list("I")) request.source.include_dirs.push_back(dir);
   request.source.defines = args.list("D");
   request.function = args.get("function");

@@ -20,7 +20,7 @@ bool names_source_file(const std::filesystem::path& named) {
 SourceFile source_file(const Args& args, const std::string& positional) {
   SourceFile source;
   source.path = args.get(positional);
-  source.include_dirs = args.list("I");
+  for (const auto& dir : args.list("I")) source.include_dirs.emplace_back(dir);
   source.defines = args.list("D");
   for (const auto& f : split(args.get("flags"), ' '))
     if (!trim(f).empty()) source.flags.push_back(trim(f));

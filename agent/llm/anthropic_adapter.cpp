@@ -51,7 +51,7 @@ Json messages_json(const std::vector<Message>& messages) {
   return list;
 }
 
-Json tool_choice_json(const std::string& choice) {
+Json anthropic_tool_choice(const std::string& choice) {
   if (choice == "auto" || choice == "none") return {{"type", choice}};
   if (choice == "required") return {{"type", "any"}};
   return {{"type", "tool"}, {"name", choice}};
@@ -76,7 +76,7 @@ class AnthropicAdapter : public ApiAdapter {
             {{"name", tool.name}, {"description", tool.description}, {"input_schema", schema}});
       }
       body["tools"] = std::move(tools);
-      body["tool_choice"] = tool_choice_json(request.tool_choice);
+      body["tool_choice"] = anthropic_tool_choice(request.tool_choice);
     }
     if (request.temperature) body["temperature"] = *request.temperature;
     if (!request.stop.empty()) body["stop_sequences"] = request.stop;

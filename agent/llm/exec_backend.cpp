@@ -14,14 +14,6 @@ namespace {
 
 constexpr uint64_t kMaxFileBytes = 64 << 20;
 
-// Shows the start of a reply in one line.
-std::string excerpt(const std::string& text) {
-  std::string line = text.substr(0, 120);
-  for (auto& c : line)
-    if (c == '\n' || c == '\r') c = ' ';
-  return line + (text.size() > 120 ? "..." : "");
-}
-
 }  // namespace
 
 ExecBackend::ExecBackend(ExecConfig config) : config_(std::move(config)) {
@@ -55,7 +47,9 @@ Result<ChatResponse> ExecBackend::chat(const ChatRequest& request, const ChatOpt
   const std::string reply = trim(result.output);
   if (reply.empty()) return failed("replied with nothing on its standard output");
   auto json = parse_json(reply, "its reply");
-  if (!json) return failed("replied with something that is not JSON: '" + excerpt(reply) + "'");
+  if (!json)
+    return failed("replied with something that is not JSON: '" + one_line_excerpt(reply, 120) +
+                  "'");
   auto response = response_from_json(*json);
   if (!response) return failed("replied with a bad response: " + response.error().message);
   response->latency_seconds = result.wall_seconds;

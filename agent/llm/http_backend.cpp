@@ -5,23 +5,13 @@
 #include <chrono>
 
 #include "agent/llm/guarded_backend.h"
+#include "util/strings.h"
 
 namespace kopt::llm {
 
 namespace {
 
 using Clock = std::chrono::steady_clock;
-
-// A short, single-line excerpt of a body for messages when it holds no error message.
-std::string excerpt(const std::string& body) {
-  size_t end = std::min<size_t>(body.size(), 300);
-  while (end < body.size() && end > 0 && (static_cast<unsigned char>(body[end]) & 0xC0) == 0x80)
-    --end;
-  std::string text = body.substr(0, end);
-  for (auto& c : text)
-    if (c == '\n' || c == '\r') c = ' ';
-  return end < body.size() ? text + "..." : text;
-}
 
 std::string after(int attempts) {
   return attempts > 1 ? fmt::format(" after {} attempts", attempts) : "";
@@ -48,7 +38,7 @@ std::string describe_http_failure(const HttpResponse& response, const std::strin
   if (response.error != TransportError::none) return transport_failure(response, url, attempts);
   const long status = response.status;
   const std::string detail =
-      ": " + excerpt(server_message.empty() ? response.body : server_message);
+      ": " + one_line_excerpt(server_message.empty() ? response.body : server_message, 300);
   if (status == 401 || status == 403) {
     const std::string advice = has_key ? "check " + key_variable : key_variable + " is not set";
     return fmt::format("bad key: {} refused it (HTTP {}; {}){}", url, status, advice, detail);

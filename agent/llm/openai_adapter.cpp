@@ -32,7 +32,7 @@ Json message_json(const Message& message) {
   return json;
 }
 
-Json tool_choice_json(const std::string& choice) {
+Json openai_tool_choice(const std::string& choice) {
   if (choice == "auto" || choice == "none" || choice == "required") return choice;
   return {{"type", "function"}, {"function", {{"name", choice}}}};
 }
@@ -75,7 +75,7 @@ class OpenAiAdapter : public ApiAdapter {
                            {"parameters", schema(tool.parameters)}}}});
       }
       body["tools"] = std::move(tools);
-      body["tool_choice"] = tool_choice_json(request.tool_choice);
+      body["tool_choice"] = openai_tool_choice(request.tool_choice);
     }
     if (request.temperature) body["temperature"] = *request.temperature;
     body[wants_completion_tokens(endpoint_.model) ? "max_completion_tokens" : "max_tokens"] =

@@ -11,6 +11,7 @@
 #include <algorithm>
 
 #include "../support/kopt_cli.h"
+#include "../support/text.h"
 #include "agent/cli/command.h"
 #include "util/files.h"
 
@@ -275,10 +276,6 @@ class BadInputTest : public ::testing::Test {
   static inline TempDir* root_ = nullptr;
 };
 
-int lines(const std::string& text) {
-  return static_cast<int>(std::count(text.begin(), text.end(), '\n'));
-}
-
 }  // namespace
 
 TEST_F(BadInputTest, EveryCaseGetsItsExitStatusAndOneClearLine) {
@@ -296,7 +293,7 @@ TEST_F(BadInputTest, EveryCaseGetsItsExitStatusAndOneClearLine) {
     EXPECT_NE(r.output.find(c.fragment), std::string::npos) << shown << "\n" << r.output;
     EXPECT_EQ(r.output.find("json.exception"), std::string::npos) << shown << "\n" << r.output;
     if (c.one_line) {
-      EXPECT_EQ(lines(r.output), 1) << shown << "\n" << r.output;
+      EXPECT_EQ(test::count_lines(r.output), 1) << shown << "\n" << r.output;
     }
   }
 }
@@ -313,7 +310,7 @@ TEST_F(BadInputTest, DeeplyNestedWorkExpressionIsOneLine) {
   ProcessResult r = test::run_kopt({"eval", "nested", "--suite", suite.string()});
   EXPECT_EQ(r.signal, 0) << r.describe();
   EXPECT_NE(r.exit_code, 0) << r.output;
-  EXPECT_EQ(lines(r.output), 1) << r.output;
+  EXPECT_EQ(test::count_lines(r.output), 1) << r.output;
 }
 
 }  // namespace kopt

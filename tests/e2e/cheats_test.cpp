@@ -48,7 +48,7 @@ std::vector<Cheat> all_cheats() {
   return cheats;
 }
 
-std::string name_of(const ::testing::TestParamInfo<Cheat>& info) {
+std::string cheat_name(const ::testing::TestParamInfo<Cheat>& info) {
   return info.param.benchmark + "_" + std::filesystem::path(info.param.file).stem().string();
 }
 
@@ -90,7 +90,7 @@ TEST_P(CheatTest, IsTurnedAwayWithTheReasonThatNamesIt) {
   EXPECT_FALSE(verdict["reason"].get<std::string>().empty());
 }
 
-INSTANTIATE_TEST_SUITE_P(Suite, CheatTest, ::testing::ValuesIn(all_cheats()), name_of);
+INSTANTIATE_TEST_SUITE_P(Suite, CheatTest, ::testing::ValuesIn(all_cheats()), cheat_name);
 
 TEST(CheatSuiteTest, HoldsAtLeastTheKnownCheats) {
   std::set<std::string> categories;

@@ -5,15 +5,12 @@
 
 #include "../support/kopt_cli.h"
 #include "../support/small_suite.h"
+#include "../support/text.h"
 #include "util/files.h"
 
 namespace kopt {
 
 namespace {
-
-int lines(const std::string& text) {
-  return static_cast<int>(std::count(text.begin(), text.end(), '\n'));
-}
 
 std::string licm_file(const std::string& name) {
   return (test::source_root() / "benchmarks" / "cpu" / "licm" / name).string();
@@ -45,7 +42,7 @@ TEST(CliTest, ListAsJsonSaysWhichBenchmarksHaveAHumanVersion) {
 TEST(CliTest, UnknownBenchmarkIsOneLine) {
   ProcessResult r = test::run_kopt({"eval", "no-such-benchmark"});
   EXPECT_EQ(r.exit_code, 2);
-  EXPECT_EQ(lines(r.output), 1) << r.output;
+  EXPECT_EQ(test::count_lines(r.output), 1) << r.output;
   EXPECT_NE(r.output.find("unknown benchmark 'no-such-benchmark'"), std::string::npos);
 }
 
@@ -55,7 +52,7 @@ TEST(CliTest, MalformedManifestIsOneLine) {
                          "{\"format\": \"kopt-benchmark/1\", "));
   ProcessResult r = test::run_kopt({"eval", "broken", "--suite", suite.path().string()});
   EXPECT_EQ(r.exit_code, 2);
-  EXPECT_EQ(lines(r.output), 1) << r.output;
+  EXPECT_EQ(test::count_lines(r.output), 1) << r.output;
   EXPECT_NE(r.output.find("not valid JSON"), std::string::npos);
 }
 
@@ -71,7 +68,7 @@ TEST(CliTest, ManifestWithAMissingFieldSaysWhich) {
 TEST(CliTest, MissingCandidateFileIsOneLine) {
   ProcessResult r = test::run_kopt({"eval", "licm", "--variant", "/nonexistent/kernel.cpp"});
   EXPECT_EQ(r.exit_code, 2);
-  EXPECT_EQ(lines(r.output), 1) << r.output;
+  EXPECT_EQ(test::count_lines(r.output), 1) << r.output;
   EXPECT_NE(r.output.find("cannot open /nonexistent/kernel.cpp"), std::string::npos);
 }
 
@@ -117,7 +114,7 @@ TEST(CliTest, RefusesToRunCandidatesWithoutASandboxUnlessTold) {
   ProcessResult refused = test::run_kopt({"eval", "licm", "--no-time"}, std::chrono::seconds(120),
                                          {{"KOPT_BWRAP", "/nonexistent/bwrap"}});
   EXPECT_EQ(refused.exit_code, 2);
-  EXPECT_EQ(lines(refused.output), 1) << refused.output;
+  EXPECT_EQ(test::count_lines(refused.output), 1) << refused.output;
   EXPECT_NE(refused.output.find("--no-sandbox"), std::string::npos);
 
   const auto suite = test::small_suite({"licm"});

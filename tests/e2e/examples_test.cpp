@@ -102,13 +102,14 @@ TEST_P(ExampleRunTest, IsReadByShowDiffExportAndReport) {
   EXPECT_NE(dom.find("data-labels=\""), std::string::npos) << "the roofline names no point";
 }
 
-std::string name_of(const ::testing::TestParamInfo<std::string>& info) {
+std::string example_name(const ::testing::TestParamInfo<std::string>& info) {
   std::string name;
   for (char c : info.param) name += std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
   return name;
 }
 
-INSTANTIATE_TEST_SUITE_P(Examples, ExampleRunTest, ::testing::ValuesIn(example_runs()), name_of);
+INSTANTIATE_TEST_SUITE_P(Examples, ExampleRunTest, ::testing::ValuesIn(example_runs()),
+                         example_name);
 
 }  // namespace
 

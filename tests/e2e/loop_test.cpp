@@ -31,7 +31,7 @@ using llm::testing::FakeApiServer;
 using llm::testing::Received;
 using llm::testing::Reply;
 
-std::string fixture(const std::string& name) {
+std::string loop_fixture(const std::string& name) {
   return read_file(std::filesystem::path(KOPT_TEST_FIXTURES) / "loop" / name).value();
 }
 
@@ -45,7 +45,7 @@ Json completion(Json message, const std::string& finish) {
 
 // The scripted model: the analyst always diagnoses, the optimizer submits the fixture for the
 // benchmark named in its prompt.
-Reply scripted_model(const Received& request) {
+Reply scripted_loop_model(const Received& request) {
   Json body = Json::parse(request.body);
   const std::string system = body["messages"][0].value("content", "");
   const std::string user = body["messages"][1].value("content", "");
@@ -55,7 +55,7 @@ Reply scripted_model(const Received& request) {
                       {"content",
                        "Diagnosis: the hot line recomputes invariant work.\nPlan:\n1. Hoist it."}},
                      "stop"))};
-  const std::string source = fixture(
+  const std::string source = loop_fixture(
       user.find("# Benchmark licm") != std::string::npos       ? "licm_hoisted.cpp"
       : user.find("# Benchmark seidel1d") != std::string::npos ? "seidel1d_carried.cpp"
                                                                : "count_smaller_off_by_one.cpp");
@@ -75,7 +75,7 @@ class LoopTest : public ::testing::Test {
  protected:
   void SetUp() override {
     server_ = std::make_unique<FakeApiServer>();
-    server_->set_handler(scripted_model);
+    server_->set_handler(scripted_loop_model);
     runs_ = std::make_unique<TempDir>("kopt-loop-runs-");
     suite_ = test::small_suite({"licm", "count_smaller"});
   }
@@ -340,7 +340,7 @@ TEST_F(LoopTest, VerboseShowsTheModelsAnswersAsTheyAreWritten) {
     const Json body = Json::parse(request.body);
     const bool analyst =
         body["messages"][0].value("content", "").find("performance analyst") != std::string::npos;
-    if (!analyst || !body.value("stream", false)) return scripted_model(request);
+    if (!analyst || !body.value("stream", false)) return scripted_loop_model(request);
     // Server-sent events whose text comes in pieces of a few bytes, lines cut anywhere.
     llm::testing::Answer answer;
     answer.text = "Diagnosis: the hot line recomputes invariant work.\nPlan:\n1. Hoist it.";

@@ -41,7 +41,7 @@ TEST(PredictTest, SaysWhyItCannotPredictACudaBenchmark) {
 }
 
 // A kernel file of the tests' fixtures (tests/fixtures/roofline/file/).
-std::string fixture(const std::string& name) {
+std::string roofline_fixture(const std::string& name) {
   return std::string(KOPT_TEST_FIXTURES) + "/roofline/file/" + name;
 }
 
@@ -55,8 +55,8 @@ Json predicted(const std::vector<std::string>& args) {
 }
 
 TEST(PredictTest, PredictsAKernelOfAFileFromTheArgumentsGiven) {
-  const Json small = predicted(
-      {"predict", fixture("loops.cpp"), "--kernel", "scale", "--args", "_,_,1000000", "--json"});
+  const Json small = predicted({"predict", roofline_fixture("loops.cpp"), "--kernel", "scale",
+                                "--args", "_,_,1000000", "--json"});
   ASSERT_TRUE(small.is_object()) << small.dump();
   EXPECT_TRUE(test::meets_its_schema(small.dump()));
   EXPECT_EQ(small["kernel"], "scale(double const*, double*, long)");
@@ -68,14 +68,14 @@ TEST(PredictTest, PredictsAKernelOfAFileFromTheArgumentsGiven) {
   EXPECT_NEAR(small["counts"]["fp64_flops"].get<double>(), 1e6, 1e3) << small.dump(2);
   EXPECT_EQ(small["arguments"][2], 1e6);
   // Eight times the elements: at least four times the time whichever level holds them.
-  const Json large = predicted(
-      {"predict", fixture("loops.cpp"), "--kernel", "scale", "--args", "_,_,8000000", "--json"});
+  const Json large = predicted({"predict", roofline_fixture("loops.cpp"), "--kernel", "scale",
+                                "--args", "_,_,8000000", "--json"});
   EXPECT_GT(large["prediction"]["seconds"].get<double>(),
             4 * small["prediction"]["seconds"].get<double>());
 }
 
 TEST(PredictTest, AFileWithoutArgumentsPredictsEveryKernelAndSaysWhatItAssumed) {
-  const Json docs = predicted({"predict", fixture("loops.cpp"), "--json"});
+  const Json docs = predicted({"predict", roofline_fixture("loops.cpp"), "--json"});
   ASSERT_TRUE(docs.is_array()) << docs.dump();
   ASSERT_EQ(docs.size(), 2u);
   for (const Json& doc : docs) {
@@ -101,14 +101,15 @@ TEST(PredictTest, ASuiteKernelAsAFilePredictsWhatItsBenchmarkPredicts) {
 
 TEST(PredictTest, AFileSaysWhatItCannotPredict) {
   const ProcessResult unnamed =
-      test::run_kopt({"predict", fixture("loops.cpp"), "--kernel", "nope"});
+      test::run_kopt({"predict", roofline_fixture("loops.cpp"), "--kernel", "nope"});
   EXPECT_EQ(unnamed.exit_code, 1);
   EXPECT_NE(unnamed.output.find("no kernel named 'nope'"), std::string::npos) << unnamed.output;
   EXPECT_NE(unnamed.output.find("scale"), std::string::npos) << unnamed.output;
-  const ProcessResult cuda = test::run_kopt({"predict", fixture("constructs.cu")});
+  const ProcessResult cuda = test::run_kopt({"predict", roofline_fixture("constructs.cu")});
   EXPECT_EQ(cuda.exit_code, 2);
   EXPECT_NE(cuda.output.find("kopt roofline"), std::string::npos) << cuda.output;
-  const ProcessResult sized = test::run_kopt({"predict", fixture("loops.cpp"), "--size", "10"});
+  const ProcessResult sized =
+      test::run_kopt({"predict", roofline_fixture("loops.cpp"), "--size", "10"});
   EXPECT_EQ(sized.exit_code, 2);
   EXPECT_NE(sized.output.find("--args"), std::string::npos) << sized.output;
   const ProcessResult include = test::run_kopt({"predict", "licm", "-I", "/tmp"});

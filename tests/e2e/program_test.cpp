@@ -203,7 +203,7 @@ using llm::testing::Received;
 using llm::testing::Reply;
 
 // The analyst diagnoses; the optimizer hands in the faster solver as a bundle.
-Reply scripted_model(const Received& request) {
+Reply scripted_program_model(const Received& request) {
   const Json body = Json::parse(request.body);
   const std::string system = body["messages"][0].value("content", "");
   llm::testing::Answer answer;
@@ -221,7 +221,7 @@ Reply scripted_model(const Received& request) {
 
 TEST(ProgramTest, ARunKeepsTheFasterProgram) {
   FakeApiServer server;
-  server.set_handler(scripted_model);
+  server.set_handler(scripted_program_model);
   TempDir runs("kopt-program-runs-");
   ProcessResult run = test::run_kopt(
       {"run", "matmul_prog", "--suite", kPrograms.string(), "--llm", "openai:scripted",

@@ -15,7 +15,7 @@ namespace fs = std::filesystem;
 constexpr const char* kLong = "smsp__pcsamp_warps_issue_stalled_long_scoreboard";
 constexpr const char* kLongNot = "smsp__pcsamp_warps_issue_stalled_long_scoreboard_not_issued";
 constexpr const char* kMath = "smsp__pcsamp_warps_issue_stalled_math_pipe_throttle";
-constexpr const char* kSelected = "smsp__pcsamp_warps_issue_stalled_selected";
+constexpr const char* kSelectedStall = "smsp__pcsamp_warps_issue_stalled_selected";
 constexpr const char* kWait = "smsp__pcsamp_warps_issue_stalled_wait";
 
 // Lines by (function, pc); everything else has no line.
@@ -47,9 +47,9 @@ class AttributionTest : public ::testing::Test {
                      {{"_Z4copyPf", 0x10}, 9}};
     data_.cubins["0x1"] = "/nowhere/0x1.cubin";
     data_.total_samples = 1000;
-    data_.pcs = {pc("_Z4gemmPf", 0x10, {{kLong, 300}, {kLongNot, 280}, {kSelected, 20}}),
+    data_.pcs = {pc("_Z4gemmPf", 0x10, {{kLong, 300}, {kLongNot, 280}, {kSelectedStall, 20}}),
                  pc("_Z4gemmPf", 0x20, {{kLong, 100}, {kWait, 80}}),
-                 pc("_Z4gemmPf", 0x30, {{kMath, 200}, {kSelected, 51}}),
+                 pc("_Z4gemmPf", 0x30, {{kMath, 200}, {kSelectedStall, 51}}),
                  pc("_Z4copyPf", 0x10, {{kWait, 40}}), pc("_Z4copyPf", 0x99, {{kWait, 10}})};
     sources_.by_name["kernel.cu"] =
         "line1\nline2\n  acc += a[k] * b[k];  \nline4\n  c[i] = acc;\n6\n7\n8\n  out[i] = in[i];\n";

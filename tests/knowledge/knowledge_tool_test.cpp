@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "../support/kopt_cli.h"
+#include "../support/text.h"
 
 namespace kopt {
 
@@ -16,13 +17,6 @@ ToolResult ask(const Json& arguments, const Benchmark* benchmark = nullptr) {
   ToolContext context;
   context.benchmark = benchmark;
   return tool->call(arguments, context);
-}
-
-size_t word_count(const std::string& text) {
-  std::istringstream in(text);
-  size_t words = 0;
-  for (std::string word; in >> word;) ++words;
-  return words;
 }
 
 bool contains(const std::string& text, const std::string& part) {
@@ -46,7 +40,7 @@ TEST(KnowledgeToolTest, ReturnsThreeTrimmedNotesByDefault) {
   EXPECT_GT(result.data["hits"][0]["score"].get<double>(),
             result.data["hits"][1]["score"].get<double>());
   EXPECT_TRUE(contains(result.text, "# Coalesced global memory access on the GPU")) << result.text;
-  EXPECT_LT(word_count(result.text), 1000u);
+  EXPECT_LT(test::word_count(result.text), 1000u);
   EXPECT_TRUE(contains(result.text, "## Verify")) << "the best note comes whole";
 }
 

@@ -5,6 +5,7 @@
 #include <set>
 #include <sstream>
 
+#include "../support/text.h"
 #include "tools/knowledge/knowledge_base.h"
 
 namespace kopt {
@@ -18,13 +19,6 @@ const KnowledgeBase& real_notes() {
     return std::move(*loaded);
   }();
   return base;
-}
-
-size_t word_count(const std::string& text) {
-  std::istringstream in(text);
-  size_t words = 0;
-  for (std::string word; in >> word;) ++words;
-  return words;
 }
 
 struct Query {
@@ -45,7 +39,7 @@ TEST(NotesTest, AtLeast25NotesWithDistinctTitles) {
 
 TEST(NotesTest, EveryNoteIsShortAndTagged) {
   for (const auto& note : real_notes().notes()) {
-    const size_t words = word_count(note.body);
+    const size_t words = test::word_count(note.body);
     EXPECT_GE(words, 150u) << note.id;
     EXPECT_LE(words, 400u) << note.id;
     EXPECT_FALSE(note.tags.empty()) << note.id;

@@ -7,19 +7,12 @@
 #include <memory>
 
 #include "../support/schemas.h"
+#include "../support/text.h"
 #include "tools/machine/host.h"
 #include "tools/machine/machine.h"
 
 namespace kopt {
 namespace {
-
-std::string run(const std::string& command) {
-  std::string output;
-  std::unique_ptr<FILE, int (*)(FILE*)> pipe(popen(command.c_str(), "r"), pclose);
-  std::array<char, 4096> buffer{};
-  while (pipe && fgets(buffer.data(), buffer.size(), pipe.get())) output += buffer.data();
-  return output;
-}
 
 TEST(MachineTest, ParsesSysfsCacheSizes) {
   EXPECT_EQ(parse_cache_size("48K"), 48u << 10);
@@ -73,15 +66,16 @@ TEST(MachineTest, TheCachedDocumentRoundTrips) {
 }
 
 TEST(MachineTest, CliShowsTheHardwareTableWithSources) {
-  const std::string out = run(std::string(KOPT_BINARY) + " machine --hardware h100 2>&1");
+  const std::string out = test::shell(std::string(KOPT_BINARY) + " machine --hardware h100").output;
   EXPECT_NE(out.find("132 SMs"), std::string::npos) << out;
   EXPECT_NE(out.find("whitepaper"), std::string::npos) << out;
 }
 
 TEST(MachineTest, CliReproducesTheRtx3080Labels) {
   const std::string out =
-      run(std::string(KOPT_BINARY) + " roofline --counters-csv " + KOPT_TEST_FIXTURES +
-          "/rtx3080-profiling.csv --hardware rtx3080 2>&1");
+      test::shell(std::string(KOPT_BINARY) + " roofline --counters-csv " + KOPT_TEST_FIXTURES +
+                  "/rtx3080-profiling.csv --hardware rtx3080")
+          .output;
   EXPECT_NE(out.find("agrees with the rule on the file's intensity columns: 3436 of 3436"),
             std::string::npos)
       << out;

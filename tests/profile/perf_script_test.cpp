@@ -12,24 +12,24 @@ namespace {
 
 const std::string kBinary = "/tmp/kopt-work-0/ptest/bench";
 
-std::string fixture(const std::string& name) {
+std::string profile_fixture(const std::string& name) {
   auto text = read_file(std::string(KOPT_TEST_FIXTURES) + "/profile/" + name);
   EXPECT_TRUE(text.ok()) << name;
   return text.ok() ? *text : "";
 }
 
 CpuProfile licm_profile() {
-  const auto samples = parse_perf_script(fixture("licm.perf-script.txt"));
+  const auto samples = parse_perf_script(profile_fixture("licm.perf-script.txt"));
   ProfileBuilder builder;
-  attribute_samples(samples, parse_addr2line(fixture("licm.addr2line.txt")), kBinary, "kernel.cpp",
-                    builder);
+  attribute_samples(samples, parse_addr2line(profile_fixture("licm.addr2line.txt")), kBinary,
+                    "kernel.cpp", builder);
   CpuProfile profile;
-  builder.finish(fixture("licm-original.cpp"), profile);
+  builder.finish(profile_fixture("licm-original.cpp"), profile);
   return profile;
 }
 
 TEST(PerfScriptTest, ParsesCallChainsWithoutInlineFrames) {
-  const auto samples = parse_perf_script(fixture("licm.perf-script.txt"));
+  const auto samples = parse_perf_script(profile_fixture("licm.perf-script.txt"));
   ASSERT_EQ(samples.size(), 136u);
   const StackFrame& leaf = samples.back().frames.front();
   EXPECT_FALSE(leaf.object.empty());

@@ -12,15 +12,15 @@
 namespace kopt {
 namespace {
 
-std::string fixture(const std::string& name) {
+std::string cost_fixture(const std::string& name) {
   auto text = read_file(std::filesystem::path(KOPT_TEST_FIXTURES) / "roofline" / name);
   EXPECT_TRUE(text.ok()) << name;
   return text.ok() ? *text : std::string();
 }
 
 StaticCounts cost(const std::string& bench, const std::string& function, TripAssumptions assume) {
-  return cost_module(parse_llvm_ir(fixture(bench + ".ll")),
-                     parse_scev_report(fixture(bench + ".scev.txt")), {function}, assume);
+  return cost_module(parse_llvm_ir(cost_fixture(bench + ".ll")),
+                     parse_scev_report(cost_fixture(bench + ".scev.txt")), {function}, assume);
 }
 
 TEST(StaticCostTest, MatmulCountsTwoFlopsPerMultiplyAddAndCompulsoryBytes) {
@@ -72,7 +72,7 @@ TEST(StaticCostTest, DriverArgumentsResolveConstantsAndTheSize) {
 }
 
 TEST(StaticCostTest, PtxCountsFmaAsTwoAndReusesTheNaiveMatmulsRows) {
-  const StaticCounts c = cost_ptx(fixture("matmul_cuda.ptx"), 16);
+  const StaticCounts c = cost_ptx(cost_fixture("matmul_cuda.ptx"), 16);
   EXPECT_GT(c.counters.fp32_flops, 0);
   EXPECT_EQ(c.counters.fp64_flops, 0);
   // The naive kernel executes two float loads per multiply-add: 2 flops per 8 bytes...

@@ -10,27 +10,13 @@
 #include <set>
 #include <sstream>
 
+#include "../support/text.h"
 #include "util/files.h"
 #include "util/paths.h"
 #include "util/strings.h"
 
 namespace kopt {
 namespace {
-
-struct Output {
-  int status;
-  std::string text;
-};
-
-Output run(const std::string& command) {
-  std::unique_ptr<FILE, int (*)(FILE*)> pipe(popen((command + " 2>&1").c_str(), "r"), pclose);
-  std::string text;
-  std::array<char, 4096> buffer{};
-  while (size_t n = fread(buffer.data(), 1, buffer.size(), pipe.get()))
-    text.append(buffer.data(), n);
-  const int status = pclose(pipe.release());
-  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, text};
-}
 
 std::set<std::string> host_flags() {
   const std::string identity = host_cpu_identity();
@@ -48,17 +34,18 @@ TEST(HostCpuTest, IdentityIsTheFirstProcessorsVendorFamilyModelAndFlags) {
 }
 
 TEST(HostCpuTest, TheScriptsAndKoptAgreeOnThisMachine) {
-  const Output script = run((kopt_home() / "scripts" / "cpu-identity.sh").string());
-  ASSERT_EQ(script.status, 0) << script.text;
+  const test::ShellResult script =
+      test::shell((kopt_home() / "scripts" / "cpu-identity.sh").string());
+  ASSERT_EQ(script.status, 0) << script.output;
   ASSERT_FALSE(host_cpu_identity().empty());
-  EXPECT_EQ(trim(script.text), host_cpu_identity());
+  EXPECT_EQ(trim(script.output), host_cpu_identity());
 }
 
 class ServerCpuCheckTest : public ::testing::Test {
  protected:
   /// Checks a server log's system_info line against this machine's /proc/cpuinfo, or against
   /// `cpuinfo` when given.
-  Output check(const std::string& system_info, const std::string& cpuinfo = "") {
+  test::ShellResult check(const std::string& system_info, const std::string& cpuinfo = "") {
     EXPECT_TRUE(write_file(dir.path() / "server.log", "load_backend: loaded CPU backend\n" +
                                                           system_info + "\nmain: loading model\n")
                     .ok());
@@ -68,7 +55,7 @@ class ServerCpuCheckTest : public ::testing::Test {
       EXPECT_TRUE(write_file(dir.path() / "cpuinfo", cpuinfo).ok());
       command += " --cpuinfo " + (dir.path() / "cpuinfo").string();
     }
-    return run(command);
+    return test::shell(command);
   }
   TempDir dir{"kopt-server-cpu-"};
 };
@@ -91,11 +78,11 @@ TEST_F(ServerCpuCheckTest, AServerUsingAnInstructionThisCpuLacksIsRefused) {
     missing = "AVX2";
     cpuinfo = "processor\t: 0\nflags\t\t: fpu sse sse2 pni avx\n";
   }
-  const Output refused = check("system_info: n_threads = 2 | CPU : SSE3 = 1 | " + missing +
-                                   " = 1 | OPENMP = 1 | REPACK = 1 |",
-                               cpuinfo);
-  EXPECT_EQ(refused.status, 1) << refused.text;
-  EXPECT_NE(refused.text.find("lacks: " + missing), std::string::npos) << refused.text;
+  const test::ShellResult refused = check("system_info: n_threads = 2 | CPU : SSE3 = 1 | " +
+                                              missing + " = 1 | OPENMP = 1 | REPACK = 1 |",
+                                          cpuinfo);
+  EXPECT_EQ(refused.status, 1) << refused.output;
+  EXPECT_NE(refused.output.find("lacks: " + missing), std::string::npos) << refused.output;
 }
 
 TEST_F(ServerCpuCheckTest, AServerBuiltForThisCpuIsAccepted) {
@@ -103,8 +90,8 @@ TEST_F(ServerCpuCheckTest, AServerBuiltForThisCpuIsAccepted) {
   if (host_flags().count("pni")) line += "SSE3 = 1 | ";
   if (host_flags().count("avx2")) line += "AVX2 = 1 | ";
   line += "AMX_INT8 = 0 | OPENMP = 1 | LLAMAFILE = 1 |";  // Features not compiled in are = 0.
-  const Output accepted = check(line);
-  EXPECT_EQ(accepted.status, 0) << accepted.text;
+  const test::ShellResult accepted = check(line);
+  EXPECT_EQ(accepted.status, 0) << accepted.output;
 }
 
 TEST_F(ServerCpuCheckTest, ALogWithoutSystemInfoIsNotTakenAsAPass) {

@@ -16,7 +16,9 @@ Result<KernelSignature> classify(const std::string& source, const std::string& f
   TempDir dir("kernel-params-");
   EXPECT_TRUE(write_file(dir.path() / file, source));
   LocalProcessRunner runner;
-  auto ast = read_function_ast(runner, SourceFile{dir.path() / file, {}, {}}, function);
+  SourceFile kernel_file;
+  kernel_file.path = dir.path() / file;
+  auto ast = read_function_ast(runner, kernel_file, function);
   if (!ast) return ast.error();
   return classify_parameters(*ast, overrides);
 }

@@ -42,7 +42,8 @@ Written write(bool extract) {
   EXPECT_TRUE(write_file(dir.path() / "twice.c", kProgram));
   EXPECT_TRUE(write_file(dir.path() / "twice.h", "typedef double real;\n"));
   LocalProcessRunner runner;
-  const SourceFile source{dir.path() / "twice.c", {}, {}};
+  SourceFile source;
+  source.path = dir.path() / "twice.c";
   auto ast = read_function_ast(runner, source, "kernel_twice");
   EXPECT_TRUE(ast.ok()) << ast.error().message;
   EXPECT_TRUE(ast->is_static);

@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <string>
 
+#include "../support/text.h"
 #include "tools/eval/static_check_link.h"
 #include "util/files.h"
 
@@ -61,14 +62,8 @@ std::chrono::steady_clock::now() noexcept { return time_point(duration(1)); }
 void kernel(double* y, long n) { for (long i = 0; i < n; ++i) y[i] += 0; }
 )";
 
-std::string run(const std::string& command) {
-  std::string output;
-  if (FILE* pipe = popen((command + " 2>&1").c_str(), "r")) {
-    char buffer[4096];
-    while (size_t n = std::fread(buffer, 1, sizeof buffer, pipe)) output.append(buffer, n);
-    pclose(pipe);
-  }
-  return output;
+std::string output_of(const std::string& command) {
+  return test::shell(command).output;
 }
 
 class LinkIsolationTest : public ::testing::Test {
@@ -77,8 +72,8 @@ class LinkIsolationTest : public ::testing::Test {
     ASSERT_TRUE(write_file(dir_.path() / "driver.cpp", kDriver));
     ASSERT_TRUE(write_file(dir_.path() / "kernel.cpp", kKernel));
     const std::string out =
-        run(in_dir("g++ -std=c++20 -O2 -c driver.cpp && "
-                   "g++ -std=c++20 -O2 -c kernel.cpp"));
+        output_of(in_dir("g++ -std=c++20 -O2 -c driver.cpp && "
+                         "g++ -std=c++20 -O2 -c kernel.cpp"));
     ASSERT_TRUE(std::filesystem::exists(dir_.path() / "kernel.o")) << out;
   }
   std::string in_dir(const std::string& command) const {
@@ -90,7 +85,7 @@ class LinkIsolationTest : public ::testing::Test {
 }  // namespace
 
 TEST_F(LinkIsolationTest, WithoutIsolationTheKernelReplacesTheDriversFunctions) {
-  const std::string out = run(in_dir("g++ kernel.o driver.o -o plain && ./plain"));
+  const std::string out = output_of(in_dir("g++ kernel.o driver.o -o plain && ./plain"));
   EXPECT_NE(out.find("now_ns=7"), std::string::npos) << out;
   EXPECT_NE(out.find("poison=1"), std::string::npos) << out;
   EXPECT_NE(out.find("y=99"), std::string::npos) << out;
@@ -98,14 +93,14 @@ TEST_F(LinkIsolationTest, WithoutIsolationTheKernelReplacesTheDriversFunctions) 
 }
 
 TEST_F(LinkIsolationTest, LocalizedKernelLinkedAfterTheDriverReplacesNothing) {
-  const ObjectSymbols kernel = parse_nm(run(in_dir("nm -P kernel.o")));
-  const ObjectSymbols driver = parse_nm(run(in_dir("nm -P driver.o")));
+  const ObjectSymbols kernel = parse_nm(output_of(in_dir("nm -P kernel.o")));
+  const ObjectSymbols driver = parse_nm(output_of(in_dir("nm -P driver.o")));
   std::string list;
   for (const auto& name : symbols_to_localize(kernel, {"kernel"}, driver)) list += name + "\n";
   ASSERT_TRUE(write_file(dir_.path() / "localize.txt", list));
   const std::string out =
-      run(in_dir("objcopy --localize-symbols=localize.txt kernel.o kernel.local.o && "
-                 "g++ driver.o kernel.local.o -o isolated && ./isolated"));
+      output_of(in_dir("objcopy --localize-symbols=localize.txt kernel.o kernel.local.o && "
+                       "g++ driver.o kernel.local.o -o isolated && ./isolated"));
   EXPECT_NE(out.find("now_ns=42 poison=165 y=0 clock_sane=1"), std::string::npos) << out;
 }
 

@@ -69,7 +69,11 @@ Result<std::vector<PolybenchKernel>> find_polybench_kernels(const fs::path& root
 
 SourceFile polybench_source(const fs::path& root, const PolybenchKernel& kernel,
                             const std::string& dataset) {
-  return {kernel.source, {root / "utilities"}, {"POLYBENCH_USE_C99_PROTO", dataset + "_DATASET"}};
+  SourceFile source;
+  source.path = kernel.source;
+  source.include_dirs = {root / "utilities"};
+  source.defines = {"POLYBENCH_USE_C99_PROTO", dataset + "_DATASET"};
+  return source;
 }
 
 Result<std::map<std::string, long>> dataset_values(ProcessRunner& runner, const SourceFile& source,

@@ -120,7 +120,7 @@ std::string kind_of(const Json& node) {
 Result<FunctionAst> read_function_ast(ProcessRunner& runner, const SourceFile& source,
                                       const std::string& function) {
   FunctionAst ast;
-  ast.dialect = dialect_of(source.file);
+  ast.dialect = dialect_of(source.path);
   auto dump = run_clang(
       runner, source,
       {"-fsyntax-only", "-Xclang", "-ast-dump=json", "-Xclang", "-ast-dump-filter=" + function});
@@ -130,11 +130,11 @@ Result<FunctionAst> read_function_ast(ProcessRunner& runner, const SourceFile& s
       ast.is_static = decl.value("storageClass", "") == "static";
       resolve_typedefs(runner, source, decl);
       ast.decl = std::move(decl);
-      ast.prototype = prototype_text(ast.decl, source.file);
+      ast.prototype = prototype_text(ast.decl, source.path);
       return ast;
     }
   }
-  return fail(source.file.string() + " defines no function '" + function + "' (with a body)");
+  return fail(source.path.string() + " defines no function '" + function + "' (with a body)");
 }
 
 }  // namespace kopt

@@ -54,8 +54,8 @@ Result<std::vector<std::pair<std::string, Span>>> definitions(ProcessRunner& run
   auto dump = run_clang(runner, source, {"-fsyntax-only", "-Xclang", "-ast-dump=json"});
   if (!dump) return dump.error();
   OrderedJson unit = OrderedJson::parse(*dump, nullptr, false);
-  if (unit.is_discarded()) return fail("clang's AST of " + source.file.string() + " is not JSON");
-  const std::string main_file = fs::absolute(source.file).string();
+  if (unit.is_discarded()) return fail("clang's AST of " + source.path.string() + " is not JSON");
+  const std::string main_file = fs::absolute(source.path).string();
   std::vector<std::pair<std::string, Span>> found;
   std::string file;
   for (const auto& decl : unit.value("inner", OrderedJson::array())) {
@@ -88,7 +88,7 @@ Span widened(const std::string& text, Span span) {
 
 Result<std::string> kernel_file_text(ProcessRunner& runner, const SourceFile& source,
                                      const FunctionAst& kernel, bool extract) {
-  auto text = read_file(source.file);
+  auto text = read_file(source.path);
   if (!text || !extract) return text;
   auto spans = definitions(runner, source);
   if (!spans) return spans.error();

@@ -72,7 +72,7 @@ Result<std::vector<std::string>> copy_headers(ProcessRunner& runner, const Sourc
     const std::string name = header.filename().string();
     if (std::find(names.begin(), names.end(), name) != names.end() || name == "kernel.h" ||
         name == "harness.h")
-      return fail(source.file.string() + " includes two headers named " + name +
+      return fail(source.path.string() + " includes two headers named " + name +
                   ", which one folder cannot hold");
     names.push_back(name);
     std::error_code ec;
@@ -157,7 +157,7 @@ Result<NewBenchmarkResult> make_benchmark(LocalEvaluator& evaluator,
   ManifestChoices choices;
   choices.name = request.name;
   choices.language = kernel->language;
-  choices.source_name = request.source.file.filename().string();
+  choices.source_name = request.source.path.filename().string();
   choices.defines = request.source.defines;
   auto allowed = [&](long n) { return allowed_scale(sig, n); };
   choices.check_sizes = default_check_sizes(allowed);

@@ -14,13 +14,11 @@ constexpr size_t kClangOutputCap = 256 << 20;
 
 std::vector<std::string> clang_argv(const SourceFile& source) {
   std::vector<std::string> argv =
-      dialect_of(source.file) == Dialect::c
+      dialect_of(source.path) == Dialect::c
           ? std::vector<std::string>{"clang", "-x", "c", "-std=gnu17"}
           : std::vector<std::string>{"clang++", "-x", "c++", "-std=gnu++20"};
   argv.insert(argv.end(), {"-fopenmp", "-Wno-everything"});
-  argv.push_back("-I" + fs::absolute(source.file).parent_path().string());
-  for (const auto& dir : source.include_dirs) argv.push_back("-I" + fs::absolute(dir).string());
-  for (const auto& define : source.defines) argv.push_back("-D" + define);
+  for (auto& option : include_and_define_options(source)) argv.push_back(std::move(option));
   return argv;
 }
 
@@ -40,11 +38,11 @@ Dialect dialect_of(const fs::path& file) {
 
 Result<std::string> run_clang(ProcessRunner& runner, const SourceFile& source,
                               const std::vector<std::string>& action) {
-  if (!fs::is_regular_file(source.file)) return fail("no such file: " + source.file.string());
+  if (!fs::is_regular_file(source.path)) return fail("no such file: " + source.path.string());
   ProcessSpec spec;
   spec.argv = clang_argv(source);
   spec.argv.insert(spec.argv.end(), action.begin(), action.end());
-  spec.argv.push_back(fs::absolute(source.file).string());
+  spec.argv.push_back(fs::absolute(source.path).string());
   spec.env = {{"PATH", "/usr/bin:/bin"}, {"LC_ALL", "C"}};
   spec.timeout = std::chrono::seconds(120);
   spec.output_cap = kClangOutputCap;
@@ -52,7 +50,7 @@ Result<std::string> run_clang(ProcessRunner& runner, const SourceFile& source,
   if (ran.spawn_failed || ran.exit_code == 127)
     return fail("clang not found: kopt new reads kernels with clang (apt-get install clang)");
   if (!ran.succeeded())
-    return fail(source.file.string() + " does not compile: " + first_clang_error(ran.output));
+    return fail(source.path.string() + " does not compile: " + first_clang_error(ran.output));
   return std::move(ran.output);
 }
 
@@ -62,7 +60,7 @@ Result<std::vector<fs::path>> local_headers(ProcessRunner& runner, const SourceF
   std::istringstream words(
       rule->substr(rule->find(':') == std::string::npos ? 0 : rule->find(':') + 1));
   std::vector<fs::path> headers;
-  const fs::path self = fs::absolute(source.file).lexically_normal();
+  const fs::path self = fs::absolute(source.path).lexically_normal();
   for (std::string word; words >> word;)
     if (word != "\\" && fs::path(word).lexically_normal() != self)
       headers.push_back(fs::path(word).lexically_normal());

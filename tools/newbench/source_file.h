@@ -10,16 +10,10 @@
 
 #include "sandbox/process.h"
 #include "tools/benchmark/benchmark.h"
+#include "tools/source/source_file.h"
 #include "util/result.h"
 
 namespace kopt {
-
-/// A kernel file as the user builds it.
-struct SourceFile {
-  std::filesystem::path file;
-  std::vector<std::filesystem::path> include_dirs;  ///< Searched after the file's own folder.
-  std::vector<std::string> defines;                 ///< "NAME" or "NAME=VALUE", as for -D.
-};
 
 /// The file's language from its extension: C for .c, C++ otherwise.
 Dialect dialect_of(const std::filesystem::path& file);

@@ -53,9 +53,7 @@ ExecutionContext with_source_access(const ExecutionContext& ctx, const SourceFil
 }
 
 void add_user_options(const SourceFile& file, std::vector<std::string>& argv) {
-  argv.push_back("-I" + fs::absolute(file.path).parent_path().string());
-  for (const auto& dir : file.include_dirs) argv.push_back("-I" + fs::absolute(dir).string());
-  for (const auto& d : file.defines) argv.push_back("-D" + d);
+  for (auto& option : include_and_define_options(file)) argv.push_back(std::move(option));
   for (const auto& f : file.flags) argv.push_back(f);
 }
 

@@ -10,18 +10,10 @@
 #include <vector>
 
 #include "tools/eval/context.h"
+#include "tools/source/source_file.h"
 #include "util/result.h"
 
 namespace kopt {
-
-/// A kernel file and how to compile it.
-struct SourceFile {
-  std::filesystem::path path;
-  std::vector<std::string> include_dirs;  ///< -I
-  std::vector<std::string> defines;       ///< -D (NAME or NAME=VALUE)
-  std::vector<std::string> flags;         ///< Extra compiler flags, as given.
-  std::string gpu_arch = "compute_80";    ///< nvcc's virtual architecture for a CUDA file.
-};
 
 /// True for a CUDA file (.cu, .cuh).
 bool is_cuda_file(const std::filesystem::path& path);
