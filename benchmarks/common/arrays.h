@@ -2,7 +2,9 @@
 // elements and nothing more: no alignment beyond the element's own, no room past either end, no
 // other array at any particular distance, and inputs it may not write. kopt_bench::Array<T> (a
 // std::vector with PlacedAllocator) makes a check meet all of that: the session builds problem i
-// of a block with placement index i, and the j-th array of a problem is placed by i + j:
+// of a block with placement index i + P (P: the setup's placement offset, drawn by kopt for each
+// size checked, so that a size whose blocks hold one problem does not always place its arrays
+// alike), and the j-th array of a problem is placed by that index + j:
 //   - on the heap, a few elements past a 64-byte boundary (0 to 7 elements, 3 more for each
 //     array, so arrays start at other distances from each other too);
 //   - ending flush against a page the kernel may not touch (one element past the end faults);
@@ -24,11 +26,12 @@
 
 namespace kopt_bench {
 
-/// The problem being built and how many arrays it has made so far; the session sets `problem`
-/// before each problem and resets both after.
+/// The problem being built, the setup's placement offset and how many arrays the problem has
+/// made so far; the session sets `problem` and `offset` before each problem and resets all after.
 struct Placement {
   int problem = 0;
   int arrays = 0;
+  int offset = 0;
 };
 
 inline Placement& placement() {
@@ -68,8 +71,8 @@ struct PlacedAllocator {
   PlacedAllocator() {
     Placement& p = placement();
     problem = p.problem;
-    where = (p.problem + p.arrays) % 3;
-    shift = (p.problem + 3 * p.arrays) % 8;
+    where = (p.problem + p.offset + p.arrays) % 3;
+    shift = (p.problem + p.offset + 3 * p.arrays) % 8;
     ++p.arrays;
   }
   template <class U>

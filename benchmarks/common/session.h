@@ -29,8 +29,9 @@ namespace kopt_bench {
 /// The judging session; tools/eval/driver_session.cpp speaks the other side. One command line
 /// on fd 0 at a time, each answered on fd 3 before the next is sent:
 ///   setup N K    K fresh problems of size N    -> "layout STRIDE EDGES ARRAYS
-///   [NAME=V ..]  (and the manifest's named sizes   {NAME DTYPE COUNT}.. {ADDRESS}.." (EDGES: edge
-///                at scale N)                       cases; an ADDRESS per problem and output)
+///   [P] [NAME=V  (and the manifest's named sizes   {NAME DTYPE COUNT}.. {ADDRESS}.." (EDGES: edge
+///   ..]          at scale N), their arrays placed  cases; an ADDRESS per problem and output)
+///                from offset P (arrays.h; 0)
 ///   run I1 .. Ik fill problem i from input Ii:  -> "ready" from a fresh child process, forked
 ///                a seed S, or eE:S for edge        after the fill (below)
 ///                case E generated from seed S,
@@ -77,6 +78,12 @@ inline size_t stride(const std::vector<OutputView>& outputs) {
   (void)!write(kReplyFd, line.data(), line.size());
   std::fprintf(stderr, "kopt-harness: %s\n", message.c_str());
   std::exit(kExitUsage);
+}
+
+/// A word of digits alone (a count, not a NAME=VALUE).
+inline bool is_count(const std::string& word) {
+  return !word.empty() && word.size() < 9 &&
+         std::all_of(word.begin(), word.end(), [](char c) { return c >= '0' && c <= '9'; });
 }
 
 inline void reply(const std::string& line) {
@@ -388,12 +395,15 @@ class Session {
     const long copies = std::atol(words[2].c_str());
     if (size <= 0 || copies <= 0 || copies > 1024) fail("bad setup " + words[1] + " " + words[2]);
     Sizes sizes(size);
-    for (size_t i = 3; i < words.size(); ++i)
+    size_t named = 3;
+    int offset = 0;  // The placement offset: arrays.h.
+    if (words.size() > 3 && is_count(words[3])) offset = std::atoi(words[named++].c_str()) % 24;
+    for (size_t i = named; i < words.size(); ++i)
       if (!add_named_size(sizes, words[i])) fail("bad named size '" + words[i] + "'");
     shared_.release();
     problems_.clear();
     for (long i = 0; i < copies; ++i) {
-      placement() = {static_cast<int>(i), 0};  // Where problem i's arrays lie: arrays.h.
+      placement() = {static_cast<int>(i), 0, offset};  // Where problem i's arrays lie: arrays.h.
       problems_.push_back(make_problem<P>(sizes));
     }
     placement() = {};

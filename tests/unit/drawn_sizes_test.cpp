@@ -66,8 +66,9 @@ TEST(DrawnSizesTest, LargeSizesLieBetweenTheCheckSizesAndPastTheTimeSize) {
   EXPECT_EQ(large_sizes_to_check(b, 8).back().size, 4L << 22);
   // Between them, one size for each remainder modulo 8, the largest's too (red team 23: tails
   // wrong at n % 8 == 0 or 4 only past the time size passed an odd drawn size and an even
-  // size.max; red team 24: a band below size.max at its remainder passed size.max alone); the
-  // first, odd, with a share of the edge cases (past_time), whatever the seed.
+  // size.max; red team 24: a band below size.max at its remainder passed size.max alone), in
+  // increasing order, whatever the seed.
+  std::set<long> first_remainders;
   for (uint64_t seed = 0; seed < 40; ++seed) {
     const std::vector<LargeSize> l = large_sizes_to_check(b, seed);
     ASSERT_EQ(l.size(), static_cast<size_t>(kDrawnSizes) + 8 + 1);
@@ -75,13 +76,18 @@ TEST(DrawnSizesTest, LargeSizesLieBetweenTheCheckSizesAndPastTheTimeSize) {
     for (size_t i = kDrawnSizes; i + 1 < l.size(); ++i) {
       EXPECT_GT(l[i].size, 1L << 22);
       EXPECT_LT(l[i].size, 4L << 22);
-      EXPECT_EQ(l[i].past_time, i == static_cast<size_t>(kDrawnSizes));
+      EXPECT_TRUE(l[i].past_time);
+      if (i > static_cast<size_t>(kDrawnSizes)) {
+        EXPECT_GT(l[i].size, l[i - 1].size);
+      }
       past.insert(l[i].size % 8);
     }
-    EXPECT_EQ(l[kDrawnSizes].size % 2, 1);
+    first_remainders.insert(l[kDrawnSizes].size % 8);
     EXPECT_EQ(past.size(), 8u);
     EXPECT_FALSE(l.back().past_time);
   }
+  // The smallest past the time size, which calls a problem twice, is of any remainder.
+  EXPECT_GT(first_remainders.size(), 4u);
 }
 
 TEST(DrawnSizesTest, SizeMaxIsTheSizeAboveTheTimeSize) {
@@ -111,8 +117,8 @@ TEST(DrawnSizesTest, LargestSizeWhereFindsTheEdgeOfAMonotonePredicate) {
 
 TEST(DrawnSizesTest, OpenMPRechecksUseTheManifestsSizesTheDrawnEndsAndTheTimeSize) {
   const Benchmark b = linear(4099, 1 << 22);
-  const std::vector<SizePlan> plans = thread_recheck_plans(b, 7);
-  ASSERT_EQ(plans.size(), 6u);
+  const std::vector<SizePlan> plans = thread_recheck_plans(b, 7, 0);
+  ASSERT_EQ(plans.size(), 7u);
   for (size_t i = 0; i < 3; ++i) {
     EXPECT_EQ(plans[i].size, b.check_sizes[i]);
     EXPECT_TRUE(plans[i].edges);
@@ -127,6 +133,18 @@ TEST(DrawnSizesTest, OpenMPRechecksUseTheManifestsSizesTheDrawnEndsAndTheTimeSiz
   EXPECT_EQ(plans[5].size, 1L << 22);  // The time size, where the timed calls run.
   EXPECT_EQ(plans[5].seeds, 1u);
   EXPECT_FALSE(plans[5].edges);
+  // Past the time size, one drawn size with one seed, another for each count (red team 25: a
+  // split by a fixed count of threads only past the time size).
+  std::set<long> past;
+  for (int count = 0; count < 3; ++count) {
+    const SizePlan last = thread_recheck_plans(b, 7, count).back();
+    EXPECT_GT(last.size, 1L << 22);
+    EXPECT_LT(last.size, 4L << 22);
+    EXPECT_EQ(last.seeds, 1u);
+    EXPECT_FALSE(last.edges);
+    past.insert(last.size);
+  }
+  EXPECT_EQ(past.size(), 3u);
   EXPECT_EQ(recheck_thread_counts(2), (std::vector<int>{1, 7, 256}));
   EXPECT_EQ(recheck_thread_counts(8), (std::vector<int>{1, 19, 256}));
   EXPECT_EQ(recheck_thread_counts(64), (std::vector<int>{1, 131, 512}));
@@ -147,8 +165,8 @@ TEST(DrawnSizesTest, LaterPlansCallOneProblemTwiceAtTheTimeSizeAndBothDrawnEnds)
   int sharing = -1;  // Those below the time size but the first.
   for (const SizePlan& p : plans) sharing += p.size < (1L << 22);
   for (size_t i = 2; i < plans.size(); ++i) {
-    EXPECT_EQ(plans[i].again, plans[i].size == widest) << plans[i].size;
     if (plans[i].size > (1L << 22)) continue;
+    EXPECT_EQ(plans[i].again, plans[i].size == widest) << plans[i].size;
     EXPECT_TRUE(plans[i].edges);
     EXPECT_EQ(plans[i].edge_stride, sharing);
     offsets.push_back(plans[i].edge_offset);
@@ -156,18 +174,29 @@ TEST(DrawnSizesTest, LaterPlansCallOneProblemTwiceAtTheTimeSizeAndBothDrawnEnds)
   std::vector<int> expected(sharing);
   for (size_t i = 0; i < expected.size(); ++i) expected[i] = static_cast<int>(i);
   EXPECT_EQ(offsets, expected);
-  // Above the time size: the first drawn size with a third of the edge cases, the other seven
-  // and size.max with seeds only.
+  // Above the time size: every edge case at one of the eight drawn sizes (which one drawn),
+  // the smallest also calling a problem twice (red team 25: an edge case's path wrong only at
+  // even sizes past the time size passed a third of the edge cases at one odd size); size.max
+  // with its seed alone.
   ASSERT_GE(plans.size(), 9u);
-  const SizePlan& between = plans[plans.size() - 9];
-  EXPECT_GT(between.size, 1L << 22);
-  EXPECT_TRUE(between.edges);
-  EXPECT_EQ(between.edge_stride, kPastTimeEdgeShare);  // A drawn share of them.
-  for (size_t i = plans.size() - 8; i < plans.size(); ++i) {
+  std::set<int> past_offsets;
+  for (size_t i = plans.size() - 9; i + 1 < plans.size(); ++i) {
     EXPECT_GT(plans[i].size, 1L << 22);
-    EXPECT_FALSE(plans[i].edges);
+    EXPECT_TRUE(plans[i].edges);
+    EXPECT_EQ(plans[i].edge_stride, 8);
+    EXPECT_EQ(plans[i].again, i == plans.size() - 9);
+    past_offsets.insert(plans[i].edge_offset);
   }
+  EXPECT_EQ(past_offsets.size(), 8u);
+  EXPECT_FALSE(plans.back().edges);
   EXPECT_EQ(plans.back().size, 4L << 22);
+  // Which size takes which edge case changes with the evaluation's seed.
+  std::set<int> first_offsets;
+  for (uint64_t seed = 0; seed < 20; ++seed) {
+    const std::vector<SizePlan> p = later_plans(b, seed, check_plans(b, seed, false));
+    first_offsets.insert(p[p.size() - 9].edge_offset);
+  }
+  EXPECT_GT(first_offsets.size(), 3u);
 }
 
 }  // namespace

@@ -1,6 +1,7 @@
 #include "tools/eval/check_plans.h"
 
 #include <algorithm>
+#include <random>
 
 #include "tools/eval/drawn_sizes.h"
 
@@ -18,6 +19,18 @@ long widest_below_time(const std::vector<LargeSize>& large, long time_size) {
   for (const LargeSize& l : large)
     if (l.size < time_size) widest = std::max(widest, l.size);
   return widest;
+}
+
+int past_time_count(const std::vector<LargeSize>& large) {
+  return static_cast<int>(
+      std::count_if(large.begin(), large.end(), [](const LargeSize& l) { return l.past_time; }));
+}
+
+// The k-th draw of the evaluation's seed for sharing work out past the time size.
+uint64_t past_time_draw(uint64_t seed, int k) {
+  std::mt19937_64 rng(seed ^ 0x243f6a8885a308d3ULL);  // Apart from the sizes' own draws.
+  rng.discard(static_cast<unsigned long long>(k));
+  return rng();
 }
 
 }  // namespace
@@ -47,25 +60,34 @@ std::vector<SizePlan> later_plans(const Benchmark& bench, uint64_t seed,
   // parameters a driver holds in proportion to the size (a stencil's radius) meet sizes
   // between the check sizes and the time size (red team 17: a tap table of 255 used only past
   // 2^19 passed while no edge case ran between 4099 and the time size).
+  // Past the time size every edge case runs too, each at one of the drawn sizes there (another
+  // for each evaluation), and the smallest calls one problem twice: every kind of call the
+  // sizes below it meet, a kernel meets past it (red team 25: an edge case's path wrong only at
+  // even sizes, a result kept for its pointers and a split by a fixed thread count, each only
+  // past the time size, passed while only seeds ran there, or a third of the edge cases at one
+  // odd size).
   const std::vector<LargeSize> large = large_sizes_to_check(bench, seed);
   const long widest = widest_below_time(large, bench.time_size);
   int sharing = -1;  // How many share the edge cases: those below the time size but the first.
   for (const LargeSize& l : large) sharing += l.size < bench.time_size;
-  int index = -1;
+  const int past = past_time_count(large);
+  const int shift = past > 0 ? static_cast<int>(past_time_draw(seed, 0) % past) : 0;
+  int index = -1, past_index = 0;
   for (const LargeSize& l : large) {
     const bool below = l.size < bench.time_size, first = index < 0;
     SizePlan plan{l.size, l.seeds, below || l.past_time, 3, below && (first || l.size == widest)};
     if (below && !first) plan.edge_stride = sharing, plan.edge_offset = index;
-    // Past the time size a third of the edge cases, another third each evaluation: every edge
-    // case there in all of them would cost a check half again.
-    if (l.past_time) plan.edge_stride = kPastTimeEdgeShare, plan.edge_offset = l.edge_offset;
+    if (l.past_time) {
+      plan.edge_stride = past, plan.edge_offset = (past_index + shift) % past;
+      plan.again = past_index++ == 0;
+    }
     plans.push_back(plan);
     if (below) ++index;
   }
   return plans;
 }
 
-std::vector<SizePlan> thread_recheck_plans(const Benchmark& bench, uint64_t seed) {
+std::vector<SizePlan> thread_recheck_plans(const Benchmark& bench, uint64_t seed, int count) {
   std::vector<SizePlan> plans;
   for (long n : bench.check_sizes)
     if (n != bench.time_size) plans.push_back({n, 1, true, SIZE_MAX});
@@ -80,6 +102,16 @@ std::vector<SizePlan> thread_recheck_plans(const Benchmark& bench, uint64_t seed
     plans.push_back({large.front().size, 1, true, SIZE_MAX});
   if (widest > 0) plans.push_back({widest, 1, one_below, SIZE_MAX});  // Its edges if alone.
   plans.push_back({bench.time_size, 1, false, SIZE_MAX});             // Where the timed calls run.
+  // And one drawn past the time size, another for each count (red team 25: rows split by hand
+  // between threads 0 and 1 only past the time size passed while no count but the machine's
+  // ran there).
+  if (const int past = past_time_count(large); past > 0) {
+    const auto k =
+        static_cast<int>((past_time_draw(seed, 1) + static_cast<uint64_t>(count)) % past);
+    const auto it =
+        std::find_if(large.begin(), large.end(), [](const LargeSize& l) { return l.past_time; });
+    plans.push_back({(it + k)->size, 1, false, SIZE_MAX});
+  }
   return plans;
 }
 

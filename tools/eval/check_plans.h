@@ -21,16 +21,18 @@ std::vector<SizePlan> check_plans(const Benchmark& bench, uint64_t seed, bool un
 /// among them (the timed calls get seeds only), in blocks of two calls; then the sizes drawn
 /// past the largest check size, their few seeds in one block, the smallest of them with every
 /// edge case too, the others below the time size each with a share of the edge cases (every
-/// edge case at one of them), the first drawn past the time size with a drawn third of them,
-/// the others past it and the largest size (largest_checked_size) with their seed alone.
+/// edge case at one of them); past the time size the same: every edge case at one of the
+/// drawn sizes there (which one drawn from `seed`), the smallest of them also calling one
+/// problem twice; the largest size (largest_checked_size) with its seed alone.
 std::vector<SizePlan> later_plans(const Benchmark& bench, uint64_t seed,
                                   const std::vector<SizePlan>& checked);
 
-/// What an OpenMP kernel is checked again with at each of recheck_thread_counts: the
-/// manifest's check sizes with one seed and every edge case (one block per size), the largest
-/// size drawn below the time size and the time size itself with one seed each (a kernel whose
-/// threads share a fixed table only at the time size was right at the machine's count alone).
-std::vector<SizePlan> thread_recheck_plans(const Benchmark& bench, uint64_t seed);
+/// What an OpenMP kernel is checked again with at the `count`-th of recheck_thread_counts:
+/// the manifest's check sizes with one seed and every edge case (one block per size), the
+/// largest size drawn below the time size and the time size itself with one seed each (a
+/// kernel whose threads share a fixed table only at the time size was right at the machine's
+/// count alone), and one size drawn past the time size with one seed (another for each count).
+std::vector<SizePlan> thread_recheck_plans(const Benchmark& bench, uint64_t seed, int count);
 
 /// The most OpenMP threads a kernel must be right with on any machine of up to 63 cores
 /// (README: "How a candidate is judged").

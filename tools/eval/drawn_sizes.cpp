@@ -99,20 +99,13 @@ std::vector<LargeSize> large_sizes_to_check(const Benchmark& bench, uint64_t see
     for (long n : drawn_sizes(bench, rng, top + 1, time - 1, {}))
       sizes.push_back({n, sizes.empty() ? size_t{2} : size_t{1}});
   // Between the time size and the largest, as between the check sizes and the time size, one
-  // size drawn log-uniformly for each remainder modulo 8, the largest's too (seeds only; the
-  // first, odd, with a drawn share of the edge cases too): a kernel may take another path past
-  // the time size (DESIGN.md, red teams 22, 23 and 24: a band wrong only below size.max at its
-  // remainder passed while size.max alone had that remainder there).
+  // size drawn log-uniformly for each remainder modulo 8, the largest's too: a kernel may take
+  // another path past the time size (DESIGN.md, red teams 22, 23 and 24: a band wrong only
+  // below size.max at its remainder passed while size.max alone had that remainder there).
   const long largest = largest_checked_size(bench);
   if (largest - time >= 9) {
-    const long first = 2 * static_cast<long>(rng() % 4) + 1;
-    const int share = static_cast<int>(rng() % kPastTimeEdgeShare);
-    for (long k = 0; k < 8; ++k) {
-      const long remainder = (first + k) % 8;
-      const long n = drawn_size(rng, time + 1, largest - 1, remainder);
-      if (n <= 0 || !bench.variables(n)) continue;
-      sizes.push_back({.size = n, .seeds = 1, .past_time = k == 0, .edge_offset = share});
-    }
+    for (long n : drawn_sizes(bench, rng, time + 1, largest - 1, {}))  // In increasing order.
+      sizes.push_back({.size = n, .seeds = 1, .past_time = true});
   }
   // The largest size kernel.h allows, so that every limit a kernel may have between the time
   // size and it (a table of 2^k, 16- or 17-bit indices) is crossed: no draw can miss a limit

@@ -32,20 +32,15 @@ inline constexpr long kLargestDrawnMultiple = 16;
 long largest_size_where(long lo, long hi, const std::function<bool(long)>& holds);
 
 /// A size past the largest check size, and how many of the evaluation's seeds it is checked
-/// with (its calls cost up to a few timed calls, so not every seed; check_plans.cpp says which
-/// edge cases run there).
+/// with (its calls cost up to a few timed calls, so not every seed; check_plans.cpp says what
+/// else runs there).
 struct LargeSize {
   long size = 0;
   size_t seeds = 1;
-  /// Drawn between the time size and the largest: a share of the edge cases run there too.
+  /// Drawn between the time size and the largest: the edge cases, a second call on the same
+  /// buffers and the other thread counts are shared out among these (check_plans.h).
   bool past_time = false;
-  /// Which of kPastTimeEdgeShare shares of the edge cases this evaluation drew.
-  int edge_offset = 0;
 };
-
-/// Past the time size, one edge case in this many runs in an evaluation (another share in the
-/// next).
-inline constexpr int kPastTimeEdgeShare = 3;
 
 /// The largest n kopt vouches for: past the smallest power of two above the time size by half
 /// the time size, or the size of four times the time size's work (the manifest's flops and
@@ -56,10 +51,10 @@ long largest_checked_size(const Benchmark& bench);
 /// Sizes past the manifest's largest check size, where a kernel may take another path than at
 /// the small sizes (blocked, threaded, with narrower indices): kDrawnSizes drawn from `seed`
 /// between that size and the time size, log-uniformly, one of each remainder modulo 8 (the
-/// first with two seeds, the others with one); between the time size and
-/// largest_checked_size one for each remainder modulo 8 it lacks (one seed; the first, odd,
-/// with a drawn share of the edge cases: past_time); and largest_checked_size (one seed), so that a
-/// limit anywhere between the time size and the end of kernel.h's domain is crossed.
+/// first with two seeds, the others with one); between the time size and largest_checked_size
+/// kDrawnSizes more the same way (past_time, in increasing order); and largest_checked_size
+/// (one seed), so that a limit anywhere between the time size and the end of kernel.h's domain
+/// is crossed.
 std::vector<LargeSize> large_sizes_to_check(const Benchmark& bench, uint64_t seed);
 
 }  // namespace kopt

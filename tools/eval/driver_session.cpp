@@ -162,15 +162,16 @@ bool DriverSession::setup(long size, int copies) {
   return setup_all({this}, size, copies);
 }
 
-bool DriverSession::setup_all(const std::vector<DriverSession*>& sessions, long size, int copies) {
+bool DriverSession::setup_all(const std::vector<DriverSession*>& sessions, long size, int copies,
+                              int placement) {
   std::vector<DriverSession*> sent;
   for (DriverSession* s : sessions) {
     if (s->failed()) return false;
-    if (s->size_ == size && s->copies_ == copies) continue;
+    if (s->size_ == size && s->copies_ == copies && s->placement_ == placement) continue;
     s->size_ = 0;  // Unknown until its layout arrives.
     auto named = named_size_words(s->named_sizes_, size);
     if (!named) return s->fail_with("setup", named.error().message);
-    std::string line = fmt::format("setup {} {}", size, copies);
+    std::string line = fmt::format("setup {} {} {}", size, copies, placement);
     for (const auto& word : *named) line += " " + word;
     if (!s->send(line)) return false;
     sent.push_back(s);
@@ -179,6 +180,7 @@ bool DriverSession::setup_all(const std::vector<DriverSession*>& sessions, long 
     std::vector<std::string> words;
     if (!s->expect("layout", 600, words) || !s->parse_layout(words, copies)) return false;
     s->copies_ = copies;
+    s->placement_ = placement;
     if (!s->map_outputs(s->stride_ * static_cast<size_t>(copies))) return false;
     s->size_ = size;
   }

@@ -71,7 +71,9 @@ class DriverSession {
   bool setup(long size, int copies);
   /// setup on several sessions at once, each building its problems while the others do; false
   /// when any fails (failed() says which).
-  static bool setup_all(const std::vector<DriverSession*>& sessions, long size, int copies);
+  /// `placement` offsets where the problems' arrays lie (benchmarks/common/arrays.h).
+  static bool setup_all(const std::vector<DriverSession*>& sessions, long size, int copies,
+                        int placement = 0);
   /// Fills problem i from seeds[i], calls the kernel on each, and stores the outputs; `timeout`
   /// bounds each step. False (with failure()) when the driver fails or breaks the protocol.
   bool call_block(const std::vector<uint64_t>& seeds, double timeout_seconds, BlockTiming& timing);
@@ -143,6 +145,7 @@ class DriverSession {
   int edge_cases_ = -1;  // Unknown before the first layout.
   int copies_ = 0;
   long size_ = 0;
+  int placement_ = 0;
   std::vector<NamedSize> named_sizes_;  ///< Sent with every setup, at its scale.
   int filled_ = 0;
   int threads_at_start_ = 0;

@@ -82,11 +82,12 @@ struct Binaries {
 void check_thread_counts(const ExecutionContext& ctx, const Benchmark& bench,
                          const Binaries& binaries, Evaluation& e) {
   if (bench.language != Language::openmp) return;
-  const std::vector<SizePlan> again = thread_recheck_plans(bench, e.size_seed);
   const auto given = ctx.run_env.find("OMP_NUM_THREADS");
   const int machine =
       given == ctx.run_env.end() ? 1 : std::max(1, std::atoi(given->second.c_str()));
-  for (int threads : recheck_thread_counts(machine)) {
+  const std::vector<int> counts = recheck_thread_counts(machine);
+  for (size_t count = 0; count < counts.size(); ++count) {
+    const int threads = counts[count];
     ExecutionContext other = ctx;
     other.run_env["OMP_NUM_THREADS"] = std::to_string(threads);
     DriverSession original(other, bench, binaries.original, memory_limit(bench));
@@ -104,7 +105,8 @@ void check_thread_counts(const ExecutionContext& ctx, const Benchmark& bench,
       check.category = check.cases.back().category;
       check.reason = check.cases.back().reason;
     } else {
-      check_more(other, bench, sides, again, check);
+      check_more(other, bench, sides,
+                 thread_recheck_plans(bench, e.size_seed, static_cast<int>(count)), check);
     }
     for (size_t k = first; k < check.cases.size(); ++k) check.cases[k].threads = threads;
     if (check.ok) continue;

@@ -9,13 +9,15 @@ class CosineSimilarity : public kopt_bench::Problem {
  public:
   static constexpr int kDim = 100, kMaxDim = 1024;
   explicit CosineSimilarity(long n) : n_(n), emb_(n * kMaxDim), sim_(n * n) { output("sim", sim_); }
-  // One row in 64 (at drawn rows) scaled by 1e-100 .. 1e100: a kernel that samples a few rows
-  // to decide their norms need no care meets such a row in the calls where it decided so.
+  // One row in 64 (a drawn row of each block of 64) scaled by 1e-100 .. 1e100: a kernel that
+  // samples a few rows to decide their norms need no care meets such a row in the calls where it
+  // decided so. Distinct rows: a row scaled twice (up to 1e200) left the domain, its squared
+  // norm overflowing or underflowing, and the original's output NaN.
   void fill(kopt_bench::Rng& rng) override {
     d_ = kDim;
     fill_rows(rng, kDim);
     for (long k = 0; k < n_ / 64; ++k) {
-      const long row = rng.integer(0, n_ - 1);
+      const long row = 64 * k + rng.integer(0, 63);
       const double scale = std::pow(10.0, rng.uniform(-100, 100));
       for (long j = 0; j < kDim; ++j) emb_[row * kDim + j] *= scale;
     }
