@@ -12,9 +12,9 @@
 namespace kopt::llm {
 
 namespace fs = std::filesystem;
-using Clock = std::chrono::steady_clock;
-
 namespace {
+
+using Clock = std::chrono::steady_clock;
 
 void replace_all(std::string& text, const std::string& from, const std::string& to) {
   for (size_t at = text.find(from); at != std::string::npos; at = text.find(from, at + to.size()))

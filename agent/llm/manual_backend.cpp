@@ -15,9 +15,9 @@
 namespace kopt::llm {
 
 namespace fs = std::filesystem;
-using Clock = std::chrono::steady_clock;
-
 namespace {
+
+using Clock = std::chrono::steady_clock;
 
 std::string numbered(const char* prefix, int number, const char* extension) {
   char name[64];
