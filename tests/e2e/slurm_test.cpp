@@ -72,11 +72,14 @@ size_t finished_cells(const fs::path& campaign) {
 }
 
 TEST(SlurmCampaignTest, AnExperimentRunsAsJobStepsAndResumesAfterItsAllocationIsCancelled) {
+  constexpr size_t kRuns = 4;
   if (const std::string why = slurm_missing(); !why.empty()) GTEST_SKIP() << why;
   FakeApiServer server;
   server.set_handler(slow_answer);
   TempDir suite("kopt-slurm-suite-"), runs("kopt-slurm-runs-");
-  for (const char* name : {"licm", "scan"}) test::copy_small_benchmark(name, suite.path() / name);
+  // One benchmark, four runs (two models, two strategies): under CI's load, where every run's
+  // timing waits for the CPUs, eight runs took the resumed campaign past its 400 s.
+  test::copy_small_benchmark("licm", suite.path() / "licm");
   const fs::path campaign = runs.path() / "on-slurm";
   const std::vector<std::string> args = {"campaign",        suite.path().string(),
                                          "--executor",      "slurm",
@@ -117,12 +120,12 @@ TEST(SlurmCampaignTest, AnExperimentRunsAsJobStepsAndResumesAfterItsAllocationIs
       << first.output;
   EXPECT_NE(first.output.find("kopt campaign again resumes it"), std::string::npos) << first.output;
   ASSERT_GE(before, 1u) << first.output;
-  ASSERT_LT(before, 8u) << "the allocation ended after every run: nothing left to resume";
+  ASSERT_LT(before, kRuns) << "the allocation ended after every run: nothing left to resume";
 
   // The same command again: a new allocation for what is unfinished, nothing redone.
   ProcessResult again = test::run_kopt(args, std::chrono::seconds(400), env);
   ASSERT_EQ(again.exit_code, 0) << again.output;
-  EXPECT_EQ(finished_cells(campaign), 8u) << again.output;
+  EXPECT_EQ(finished_cells(campaign), kRuns) << again.output;
   size_t skipped = 0;
   for (size_t at = again.output.find("finished before"); at != std::string::npos;
        at = again.output.find("finished before", at + 1))
@@ -133,8 +136,9 @@ TEST(SlurmCampaignTest, AnExperimentRunsAsJobStepsAndResumesAfterItsAllocationIs
     run_folders += fs::exists(entry.path() / "run.json");
     logs += entry.path().extension() == ".log";
   }
-  EXPECT_EQ(run_folders, 8u) << "a run cut off by the cancellation is resumed, not started again";
-  EXPECT_EQ(logs, 8u) << "each run's step writes its own log";
+  EXPECT_EQ(run_folders, kRuns)
+      << "a run cut off by the cancellation is resumed, not started again";
+  EXPECT_EQ(logs, kRuns) << "each run's step writes its own log";
   size_t scripts = 0;
   for (const auto& entry : fs::directory_iterator(campaign / "slurm"))
     scripts += entry.path().extension() == ".sh";
@@ -147,7 +151,7 @@ TEST(SlurmCampaignTest, AnExperimentRunsAsJobStepsAndResumesAfterItsAllocationIs
   ProcessResult compare = test::run_kopt({"compare", campaign.string(), "--json"});
   ASSERT_EQ(compare.exit_code, 0) << compare.output;
   const Json table = test::last_json(compare.output);
-  EXPECT_EQ(table["rows"].size(), 4u * 2u) << compare.output;
+  EXPECT_EQ(table["rows"].size(), kRuns) << compare.output;
   EXPECT_EQ(table["models"].size(), 4u) << compare.output;
 }
 
