@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "../support/kopt_cli.h"
+#include "../support/small_suite.h"
 #include "util/files.h"
 
 namespace kopt {
@@ -22,6 +23,7 @@ struct Cheat {
   std::string expected_category;
   bool needs_timing = false;
   std::string machine;
+  bool small_sizes = false;  ///< `// sizes: small`: tests/support/small_suite.h.
 };
 
 // How a failing case names its cheat (GoogleTest would print the struct's bytes).
@@ -42,6 +44,7 @@ std::vector<Cheat> all_cheats() {
     cheat.expected_category = test::tag_value(text, "// expect: ");
     cheat.needs_timing = text.find("// needs: timing") != std::string::npos;
     cheat.machine = test::tag_value(text, "// machine: ");
+    cheat.small_sizes = test::tag_value(text, "// sizes: ") == "small";
     cheats.push_back(cheat);
   }
   std::sort(cheats.begin(), cheats.end(), [](auto& a, auto& b) { return a.file < b.file; });
@@ -66,7 +69,12 @@ TEST_P(CheatTest, IsTurnedAwayWithTheReasonThatNamesIt) {
   ASSERT_FALSE(cheat.expected_category.empty()) << cheat.file << " has no '// expect:' line";
   // A benchmark of the test fixtures (seidel1d: in place, no human version) by its folder.
   const auto fixture = std::filesystem::path(KOPT_TEST_FIXTURES) / "benchmarks" / cheat.benchmark;
-  const std::string bench = std::filesystem::exists(fixture) ? fixture.string() : cheat.benchmark;
+  std::string bench = std::filesystem::exists(fixture) ? fixture.string() : cheat.benchmark;
+  TempDir small("kopt-cheat-small-");
+  if (cheat.small_sizes) {
+    test::copy_small_benchmark(cheat.benchmark, small.path() / cheat.benchmark);
+    bench = (small.path() / cheat.benchmark).string();
+  }
   std::vector<std::string> args = {
       "eval", bench, "--variant", cheat.file, "--json", "--timing-budget", "2"};
   if (!cheat.needs_timing) args.push_back("--no-time");

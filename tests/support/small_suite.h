@@ -8,6 +8,9 @@
 // check's reach or of the measurement itself: those run at the suite's sizes
 // (tests/e2e/cheats_test.cpp, CliTest.EvaluationDocumentKeepsEverySample, the roofline gate's
 // generous machine, whose memory roof applies only to a working set past the last-level cache).
+// A cheat whose trick is the same at any size (taking the judging session's protocol over, a
+// cache keyed on contents that fresh inputs never repeat) says `// sizes: small` and runs here:
+// its whole check at spmv's sizes was three minutes of CI for a trick the sizes never reach.
 #pragma once
 
 #include <algorithm>
@@ -32,8 +35,11 @@ struct SmallSizes {
 
 /// Above each benchmark's largest check size, where the suite's human version still wins by
 /// several times (licm: 4-5x at 512 on a 2-core Xeon, the original 3.5 ms a call).
-inline constexpr SmallSizes kSmallSizes[] = {
-    {"licm", 512, 700}, {"scan", 262144, 400000}, {"count_smaller", 8000, 12000}};
+inline constexpr SmallSizes kSmallSizes[] = {{"licm", 512, 700},
+                                             {"scan", 262144, 400000},
+                                             {"count_smaller", 8000, 12000},
+                                             {"spmv", 65536, 100000},
+                                             {"softmax", 400, 600}};
 
 /// Copies kopt's CPU benchmark `name` to `to` with the smaller sizes of kSmallSizes.
 inline void copy_small_benchmark(const std::string& name, const std::filesystem::path& to) {

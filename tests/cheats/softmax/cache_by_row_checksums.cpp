@@ -3,6 +3,7 @@
 // checksum never repeats and the copy into the cache is pure overhead.
 // expect: no-gain
 // needs: timing
+// sizes: small
 #include <cmath>
 #include <cstring>
 #include <vector>

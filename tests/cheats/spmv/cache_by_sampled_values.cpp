@@ -4,6 +4,7 @@
 // call nothing repeats, and the cache only adds its own cost to the original's.
 // expect: no-gain
 // needs: timing
+// sizes: small
 #include <cstring>
 #include <vector>
 

@@ -7,6 +7,7 @@
 // forgery goes nowhere.
 // expect: protocol|no-gain
 // needs: timing
+// sizes: small
 #include <sys/uio.h>
 
 #include "kernel.h"

@@ -11,6 +11,7 @@
 // Against kopt-driver/3 this was accepted at 3.4x; see histogram/never_returns.cpp.
 // expect: crash|protocol|timeout|no-gain
 // needs: timing
+// sizes: small
 #include <sys/mman.h>
 #include <sys/stat.h>
 

@@ -18,6 +18,7 @@
 // lives in the block's child only, which dies after its calls.
 // expect: crash|protocol|timeout|no-gain
 // needs: timing
+// sizes: small
 #include <link.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
