@@ -123,19 +123,6 @@ std::vector<CheckInput> plan_inputs(const SizePlan& plan, const std::vector<uint
   return inputs;
 }
 
-// Where a size's arrays lie (arrays.h), drawn from the evaluation's first seed and the size:
-// past the time size a block holds a problem or two, and each array would otherwise lie alike
-// at every size there (red team 25: a load that needs 32-byte alignment only past 2^22 met its
-// array 64-byte aligned at every size past the time size).
-int placement_offset(const std::vector<uint64_t>& seeds, long size) {
-  uint64_t x =
-      (seeds.empty() ? 0 : seeds.front()) ^ (static_cast<uint64_t>(size) * 0x9e3779b97f4a7c15ULL);
-  x ^= x >> 31;
-  x *= 0xbf58476d1ce4e5b9ULL;
-  x ^= x >> 29;
-  return static_cast<int>(x % 24);
-}
-
 // The case at `size` after a side failed: the original's failure is an error of the setup (or
 // no GPU), the candidate's its own category.
 CheckCase failed_call(CheckSides& sides, long size) {
@@ -161,7 +148,7 @@ CheckCase check_size(const Benchmark& bench, CheckSides& sides, const std::vecto
     inputs = plan_inputs(plan, seeds, std::max(0, edges));
     per_block = std::max<size_t>(1, std::min(plan.per_block, inputs.size()));
     if (!DriverSession::setup_all({&original, &candidate}, size, static_cast<int>(per_block),
-                                  placement_offset(seeds, size)))
+                                  placement_offset(seeds.empty() ? 0 : seeds.front(), size)))
       return failed_call(sides, size);
     if (original.edge_cases() == edges) break;
     edges = original.edge_cases();
@@ -359,6 +346,14 @@ Json to_json(const CheckOutcome& check) {
           {"cases", cases},
           {"seconds", check.seconds},
           {"tolerance", {{"rtol", check.rtol}, {"atol", check.atol}}}};
+}
+
+int placement_offset(uint64_t seed, long salt) {
+  uint64_t x = seed ^ (static_cast<uint64_t>(salt) * 0x9e3779b97f4a7c15ULL);
+  x ^= x >> 31;
+  x *= 0xbf58476d1ce4e5b9ULL;
+  x ^= x >> 29;
+  return static_cast<int>(x % 24);
 }
 
 }  // namespace kopt

@@ -110,6 +110,15 @@ struct SizePlan {
   int edge_offset = 0;
 };
 
+/// Where the arrays of a setup lie (benchmarks/common/arrays.h's offset, 0 to 23), drawn from a
+/// seed and a salt: the check draws one per size from its first seed, the timing one per setup
+/// from its seed. Never a fixed offset: past the time size a block holds a problem or two, and
+/// each array would lie alike at every size there (red team 25: loads that need 32-byte
+/// alignment only past 2^22 met their array 64-byte aligned at every size there); and a timing
+/// at offset 0 let a kernel read the call's index back from its pointers and tell timed calls
+/// from the check's (red team 26).
+int placement_offset(uint64_t seed, long salt);
+
 /// Runs the correctness stage over `plans`, in order (see check_sizes for when it stops).
 CheckOutcome check_candidate(const ExecutionContext& ctx, const Benchmark& bench, CheckSides& sides,
                              const std::vector<uint64_t>& seeds,

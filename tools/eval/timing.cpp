@@ -379,13 +379,15 @@ TimingOutcome time_candidate(const Benchmark& bench, CheckSides& sides, uint64_t
   };
   // Warm-up and calibration: one call each, checked like every other; its times are dropped.
   Pair pair;
-  if (!DriverSession::setup_all({sides.original, sides.candidate}, bench.time_size, 1))
+  if (!DriverSession::setup_all({sides.original, sides.candidate}, bench.time_size, 1,
+                                placement_offset(seed, 1)))
     return runner.stop("setup", "the sessions cannot set up the time size"), finish();
   if (!runner.run(seeds.next(1), false, pair)) return finish();
   ++out.warmup;
   const int calls = calls_per_block(pair, options, sides.original->stride());
   if (calls > 1) {
-    if (!DriverSession::setup_all({sides.original, sides.candidate}, bench.time_size, calls))
+    if (!DriverSession::setup_all({sides.original, sides.candidate}, bench.time_size, calls,
+                                  placement_offset(seed, calls + 1)))
       return runner.stop("setup", "the sessions cannot set up the time size"), finish();
     if (!runner.run(seeds.next(calls), true, pair)) return finish();
     ++out.warmup;
