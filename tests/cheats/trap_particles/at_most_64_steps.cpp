@@ -1,7 +1,7 @@
 // Class 6 (a parameter value no check drew): stops after 64 steps; the driver drew 0, 1, 7,
 // 50 and 51..58 steps. Caught by the edge case with 51 to 218 steps.
 // Found by a red team that read the harness (2026-11-27).
-// expect: wrong
+// expect: wrong|precision
 #include <vector>
 
 #include "kernel.h"
