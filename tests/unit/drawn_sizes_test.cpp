@@ -145,9 +145,30 @@ TEST(DrawnSizesTest, OpenMPRechecksUseTheManifestsSizesTheDrawnEndsAndTheTimeSiz
     past.insert(last.size);
   }
   EXPECT_EQ(past.size(), 3u);
-  EXPECT_EQ(recheck_thread_counts(2), (std::vector<int>{1, 7, 256}));
-  EXPECT_EQ(recheck_thread_counts(8), (std::vector<int>{1, 19, 256}));
-  EXPECT_EQ(recheck_thread_counts(64), (std::vector<int>{1, 131, 512}));
+}
+
+TEST(DrawnSizesTest, RecheckThreadCountsDrawOneBetweenTheMachinesAndThePowerOfTwo) {
+  for (const auto& [machine, power] : {std::pair{2, 256}, std::pair{8, 256}, std::pair{64, 512}}) {
+    std::set<int> drawn;
+    bool common = false, odd = false;
+    for (uint64_t seed = 0; seed < 200; ++seed) {
+      const std::vector<int> counts = recheck_thread_counts(machine, seed);
+      ASSERT_EQ(counts.size(), 3u);
+      EXPECT_EQ(counts.front(), 1);
+      EXPECT_EQ(counts.back(), power);
+      EXPECT_GE(counts[1], 2 * machine + 3);
+      EXPECT_LT(counts[1], power);
+      EXPECT_EQ(recheck_thread_counts(machine, seed), counts);  // The seed decides.
+      drawn.insert(counts[1]);
+      common = common || counts[1] == 16 || counts[1] == 32 || counts[1] == 192;
+      odd = odd || counts[1] % 2 == 1;
+    }
+    EXPECT_GT(drawn.size(), 40u) << machine;  // Not a handful of fixed counts.
+    EXPECT_TRUE(odd) << machine;
+    if (machine < 64) {
+      EXPECT_TRUE(common) << machine;
+    }
+  }
 }
 
 TEST(DrawnSizesTest, LaterPlansCallOneProblemTwiceAtTheTimeSizeAndBothDrawnEnds) {

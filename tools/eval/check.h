@@ -75,6 +75,8 @@ inline constexpr uint64_t kEdgeLabel = uint64_t{1} << 63;
 
 /// "seed 42" or "edge case 3": what produced a record with this label.
 std::string record_name(uint64_t label);
+/// The same with the manifest's words for an edge case: "edge case 3 (a zero pivot)".
+std::string record_name(const Benchmark& bench, uint64_t label);
 
 /// Both sides' outputs of one call, labelled by what produced them.
 struct CallOutputs {

@@ -115,12 +115,24 @@ std::vector<SizePlan> thread_recheck_plans(const Benchmark& bench, uint64_t seed
   return plans;
 }
 
-std::vector<int> recheck_thread_counts(int machine) {
+std::vector<int> recheck_thread_counts(int machine, uint64_t seed) {
   // A power of two, at least four times the machine's count and four more, and at least
   // kMostThreads: kernels are held to every count up to it.
   int power = 4;
   while (power < std::max(kMostThreads, 4 * machine + 4)) power *= 2;
-  return {1, 2 * machine + 3, power};
+  // Between them a count drawn for this evaluation: half the time one of the core counts
+  // common nodes have, else any count from twice the machine's and three more.
+  static constexpr int kCommonCores[] = {8, 12, 16, 24, 32, 48, 64, 96, 128, 192};
+  const int low = 2 * machine + 3;
+  std::mt19937_64 rng(seed ^ 0x6a09e667f3bcc909ULL);
+  std::vector<int> common;
+  for (int c : kCommonCores)
+    if (c >= low && c < power) common.push_back(c);
+  const bool pick_common = !common.empty() && rng() % 2 == 0;
+  const int drawn = pick_common
+                        ? common[rng() % common.size()]
+                        : low + static_cast<int>(rng() % static_cast<uint64_t>(power - low));
+  return {1, drawn, power};
 }
 
 }  // namespace kopt

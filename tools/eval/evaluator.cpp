@@ -85,7 +85,7 @@ void check_thread_counts(const ExecutionContext& ctx, const Benchmark& bench,
   const auto given = ctx.run_env.find("OMP_NUM_THREADS");
   const int machine =
       given == ctx.run_env.end() ? 1 : std::max(1, std::atoi(given->second.c_str()));
-  const std::vector<int> counts = recheck_thread_counts(machine);
+  const std::vector<int> counts = recheck_thread_counts(machine, e.size_seed);
   for (size_t count = 0; count < counts.size(); ++count) {
     const int threads = counts[count];
     ExecutionContext other = ctx;
@@ -112,7 +112,7 @@ void check_thread_counts(const ExecutionContext& ctx, const Benchmark& bench,
     if (check.ok) continue;
     check.reason +=
         fmt::format(" (with {} OpenMP thread{}: a kernel must be right with any count up to {})",
-                    threads, threads == 1 ? "" : "s", recheck_thread_counts(machine).back());
+                    threads, threads == 1 ? "" : "s", counts.back());
     return;
   }
 }
