@@ -1,0 +1,104 @@
+#!/usr/bin/env bash
+# kopt predict's CUDA time model against measured times, on a machine with an NVIDIA GPU:
+#   1. kopt machine --gpu: the calibration sweep (OUT/calibration.json);
+#   2. kopt predict --all --cuda --variant both, once with the default efficiencies
+#      (--uncalibrated, OUT/predicted-default.json) and once calibrated (predicted-calibrated.json),
+#      side by side;
+#   3. kopt bench on every CUDA benchmark (OUT/measured.json: the median time of one call of the
+#      original and of the human version);
+#   4. a table (OUT/summary.txt): measured, predicted and the error per variant, and the MAPE
+#      over the originals, the human versions and all, for both sets of efficiencies.
+# Each part goes on when an earlier one fails; stderr of every part is in OUT/log.txt; six
+# files at most. Under 6 minutes on an H100.
+#
+# Usage: scripts/measure-predict-gpu.sh [OUT]
+#   KOPT_BUILD=DIR        the kopt build to use (default: build); with scripts/gpu-bundle.sh:
+#                         source .gpu-bundle/enter.sh && KOPT_BUILD=.gpu-bundle/build scripts/measure-predict-gpu.sh OUT
+#   KOPT_BUDGET=SECONDS   kopt bench's timing budget per benchmark (default 5)
+set -uo pipefail
+
+root=$(cd "$(dirname "$0")/.." && pwd)
+out=${1:-$root/gpu-predict-results}
+mkdir -p "$out"
+out=$(cd "$out" && pwd)
+cd "$root"
+build=$(cd "${KOPT_BUILD:-build}" && pwd)
+kopt=$build/kopt
+log=$out/log.txt
+say() { echo "measure-predict-gpu: $*" | tee -a "$out/summary.txt"; }
+
+if [[ ! -e /dev/nvidiactl ]]; then
+  echo "measure-predict-gpu: no NVIDIA GPU here (no /dev/nvidiactl)" >&2
+  exit 2
+fi
+: >"$out/summary.txt"
+say "$(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | head -n1), $(date -u +%FT%TZ), kopt $(git rev-parse --short HEAD 2>/dev/null)"
+
+start=$SECONDS
+timeout 90 "$kopt" machine --gpu --refresh --json >"$out/calibration.json" 2>>"$log"
+say "1. kopt machine --gpu: exit $? in $((SECONDS - start)) s"
+timeout 90 "$kopt" machine --gpu 2>>"$log" | tee -a "$out/summary.txt"
+
+start=$SECONDS
+timeout 200 "$kopt" predict --all --cuda --variant both --uncalibrated --json \
+  >"$out/predicted-default.json" 2>>"$log" &
+default_pid=$!
+timeout 200 "$kopt" predict --all --cuda --variant both --json \
+  >"$out/predicted-calibrated.json" 2>>"$log"
+calibrated_rc=$?
+wait "$default_pid"
+say "2. kopt predict: exit $? (defaults), $calibrated_rc (calibrated) in $((SECONDS - start)) s"
+
+start=$SECONDS
+mapfile -t cuda < <("$kopt" list | awk '$2 == "cuda" {print $1}')
+timeout 180 "$kopt" bench "${cuda[@]}" --json --timing-budget "${KOPT_BUDGET:-5}" \
+  >"$out/measured.json" 2>>"$log"
+say "3. kopt bench: exit $? on ${#cuda[@]} benchmarks in $((SECONDS - start)) s"
+
+python3 - "$out" <<'PY' 2>>"$log" | tee -a "$out/summary.txt"
+import json, os, sys
+out = sys.argv[1]
+def load(name):
+    try:
+        doc = json.load(open(os.path.join(out, name)))
+    except Exception as e:
+        print(f"(no {name}: {e})")
+        return []
+    return doc if isinstance(doc, list) else [doc]
+measured = {}
+for e in load("measured.json"):
+    t = e.get("timing") or {}
+    if not t.get("ok"): continue
+    name = e["benchmark"]["name"] if isinstance(e["benchmark"], dict) else e["benchmark"]
+    measured[(name, "original")] = t["baseline"]["median"]
+    if t.get("candidate"): measured[(name, "human")] = t["candidate"]["median"]
+models = {m: {(d["benchmark"], d["variant"]): d["prediction"] for d in load(f"predicted-{m}.json")
+              if "prediction" in d} for m in ("default", "calibrated")}
+print(f"{'benchmark':<16} {'variant':<9} {'measured ms':>11} {'default ms':>10} {'error':>7} "
+      f"{'calibrated ms':>13} {'error':>7}  bound (calibrated)")
+errors = {m: {"original": [], "human": []} for m in models}
+for key in sorted(set(measured) | set(models["default"]) | set(models["calibrated"])):
+    real = measured.get(key)
+    row = f"{key[0]:<16} {key[1]:<9} " + (f"{real*1e3:>11.4f}" if real else f"{'-':>11}")
+    for m, width in (("default", 10), ("calibrated", 13)):
+        p = models[m].get(key)
+        if p is None:
+            row += f" {'-':>{width}} {'-':>7}"
+            continue
+        if not real:
+            row += f" {p['seconds']*1e3:>{width}.4f} {'-':>7}"
+            continue
+        err = abs(p["seconds"] - real) / real
+        errors[m][key[1]].append(err)
+        row += f" {p['seconds']*1e3:>{width}.4f} {err*100:>6.0f}%"
+    c = models["calibrated"].get(key)
+    print(row + f"  {c['bound'] if c else ''}")
+def mape(values): return f"{100*sum(values)/len(values):.0f}% ({len(values)})" if values else "-"
+for m in models:
+    e = errors[m]
+    within = sum(1 for v in e["original"] + e["human"] if v <= 0.5)
+    print(f"MAPE {m:<10} originals {mape(e['original'])}, human versions {mape(e['human'])}, "
+          f"all {mape(e['original'] + e['human'])}; within 50%: {within} of "
+          f"{len(e['original']) + len(e['human'])}")
+PY
+say "done; files: $(cd "$out" && ls | tr '\n' ' ')"
