@@ -8,6 +8,7 @@
 #include "agent/cli/status_line.h"
 #include "tools/machine/hardware.h"
 #include "tools/machine/machine.h"
+#include "tools/predict/gpu_calibration.h"
 #include "util/json.h"
 
 namespace kopt::cli {
@@ -47,8 +48,27 @@ int show_table(const Args& args) {
   return 0;
 }
 
+// `kopt machine --gpu`: the GPU time model's sweep on this machine's GPU (cached).
+int calibrate_gpu(const Args& args) {
+  EvaluatorSession session(args);
+  StatusLine status;
+  status.update("kopt machine --gpu: the GPU sweep (under 30 s, once per GPU and driver)...");
+  auto calibration = gpu_calibration(session.evaluator().context(), args.flag("refresh"));
+  status.clear();
+  if (!calibration) {
+    fmt::print(stderr, "kopt machine --gpu: {}\n", calibration.error().message);
+    return 3;
+  }
+  if (args.flag("json"))
+    std::cout << dump_json(to_json(*calibration), 2) << "\n";
+  else
+    fmt::print("{}", describe(*calibration));
+  return 0;
+}
+
 int run_machine(const Args& args) {
   if (args.has("hardware")) return show_table(args);
+  if (args.flag("gpu")) return calibrate_gpu(args);
   EvaluatorSession session(args);
   MachineOptions options;
   options.refresh = args.flag("refresh");
@@ -73,7 +93,11 @@ int run_machine(const Args& args) {
 CommandSpec machine_command() {
   std::vector<OptionSpec> options = {
       {"--refresh", "Measure again instead of using the cached model", "", true},
-      {"--json", "Print the kopt-machine/1 document", "", true},
+      {"--json", "Print the kopt-machine/1 document (--gpu: kopt-gpu-calibration/1)", "", true},
+      {"--gpu",
+       "Measure this machine's GPU for kopt predict's CUDA time model: DRAM, FP32, FP64, int and "
+       "atomic rates and launch overheads (cached per GPU and driver)",
+       "", true},
       {"--hardware", "Show a GPU of the hardware table with the source of each figure (or 'all')"}};
   for (auto& o : evaluator_options()) options.push_back(o);
   return {"machine",

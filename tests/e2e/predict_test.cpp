@@ -3,6 +3,7 @@
 // the OpenAI wire protocol on loopback.
 #include <gtest/gtest.h>
 
+#include <filesystem>
 #include <nlohmann/json.hpp>
 
 #include "../llm/fake_api_server.h"
@@ -34,10 +35,23 @@ TEST(PredictTest, PredictsBothVariantsOfABenchmarkWithTheirBounds) {
   EXPECT_LT(docs[1]["counts"]["library_calls"].get<double>(), 2048.0 * 4);
 }
 
-TEST(PredictTest, SaysWhyItCannotPredictACudaBenchmark) {
-  const ProcessResult run = test::run_kopt({"predict", "matmul_cuda"});
-  EXPECT_NE(run.exit_code, 0);
-  EXPECT_NE(run.output.find("CUDA"), std::string::npos) << run.output;
+// Without a GPU the launches are traced through kopt's stand-in runtime and the default
+// efficiencies are used, and said so.
+TEST(PredictTest, PredictsACudaBenchmarkFromItsTracedLaunches) {
+  if (!std::filesystem::exists("/usr/local/cuda/bin/nvcc")) GTEST_SKIP() << "nvcc not installed";
+  const ProcessResult run = test::run_kopt(
+      {"predict", "triad_cuda", "--size", "1048576", "--hardware", "h100", "--uncalibrated",
+       "--json"});
+  ASSERT_EQ(run.exit_code, 0) << run.output;
+  const Json doc =
+      parse_json(run.output.substr(run.output.find('{')), "kopt predict's output").value();
+  const Json& launches = doc["prediction"]["launches"];
+  ASSERT_EQ(launches.size(), 1u) << doc.dump(2);
+  // 2^20 elements, 64 a thread, 256 threads a block: 64 blocks.
+  EXPECT_EQ(launches[0]["grid"][0], 64) << doc.dump(2);
+  EXPECT_EQ(launches[0]["block"][0], 256);
+  EXPECT_FALSE(doc["prediction"]["calibrated"].get<bool>());
+  EXPECT_NE(doc["prediction"]["notes"].dump().find("uncalibrated"), std::string::npos);
 }
 
 // A kernel file of the tests' fixtures (tests/fixtures/roofline/file/).

@@ -97,8 +97,7 @@ Result<VariantPrediction> predict_variant(const ExecutionContext& ctx, const Ben
                                           long size, const MachineModel& machine,
                                           const Calibration& calibration) {
   if (bench.language == Language::cuda)
-    return fail("kopt predict times CPU kernels; " + bench.name +
-                " is CUDA (its static counts are in kopt roofline --method static)");
+    return fail(bench.name + " is CUDA: its prediction is predict_gpu_variant's (gpu_predict.h)");
   if (bench.is_program()) return fail(bench.name + " is a whole program, not a kernel function");
   auto estimate = estimate_cpu(ctx, bench, source, size, {}, IrFlavor::native);
   if (!estimate) return estimate.error();
@@ -128,9 +127,9 @@ std::string unknown_parameters_note(const FilePredictionRequest& request) {
 }  // namespace
 
 std::string cuda_file_refusal(const std::string& file) {
-  return "kopt predict times CPU kernels on this machine; " + file +
-         " is CUDA (its static counts and class: kopt roofline " + file +
-         " --launch GRID,BLOCK --hardware GPU)";
+  return "the time of a CUDA kernel depends on its launch: give " + file +
+         " --launch GRID,BLOCK (its static counts and class without one: kopt roofline " + file +
+         " --hardware GPU)";
 }
 
 Result<std::vector<VariantPrediction>> predict_file(const ExecutionContext& ctx,

@@ -66,7 +66,7 @@ struct VariantPrediction {
 };
 
 /// Predicts one call of `source` as `bench`'s kernel at `size` (0: the time size). CPU
-/// benchmarks only (a CUDA benchmark is an Error naming the reason).
+/// benchmarks only (a CUDA benchmark's is predict_gpu_variant's, gpu_predict.h).
 Result<VariantPrediction> predict_variant(const ExecutionContext& ctx, const Benchmark& bench,
                                           const std::string& variant, const std::string& source,
                                           long size, const MachineModel& machine,
@@ -79,7 +79,7 @@ struct FilePredictionRequest {
   std::vector<std::optional<double>> args;  ///< Scalar arguments by position, where given.
 };
 
-/// Why a CUDA file gets no time prediction, and where its static counts are.
+/// Why a CUDA file without a launch gets no time prediction, and where its static counts are.
 std::string cuda_file_refusal(const std::string& file);
 
 /// Predicts one call of each kernel of `request.source` (a function of the file's own with a

@@ -1,6 +1,7 @@
 #include "tools/predict/predict_tool.h"
 
 #include "tools/eval/evaluator.h"
+#include "tools/predict/gpu_predict.h"
 #include "tools/predict/predict.h"
 #include "tools/profile/profile_tool.h"
 
@@ -30,12 +31,28 @@ class PredictTool : public Tool {
     LocalTarget target = local_target(args, context, "the prediction needs");
     if (target.refusal) return *target.refusal;
     const ExecutionContext& ctx = target.local->context();
+    if (context.benchmark->language == Language::cuda) return call_gpu(ctx, target, context);
     auto machine = host_machine(ctx, MachineOptions{});
     if (!machine) return tool_error(machine.error().message);
     auto calibration = host_calibration(ctx, *machine);
     if (!calibration) return tool_error(calibration.error().message);
     auto prediction = predict_variant(ctx, *context.benchmark, target.variant, target.source, 0,
                                       *machine, *calibration);
+    if (!prediction) return tool_error(prediction.error().message);
+    ToolResult result;
+    result.text = summarize(*prediction);
+    result.data = to_json(*prediction);
+    return result;
+  }
+
+ private:
+  // A CUDA benchmark: the GPU this machine has (else the h100) and its calibration.
+  static ToolResult call_gpu(const ExecutionContext& ctx, const LocalTarget& target,
+                             ToolContext& context) {
+    auto gpu = gpu_target(ctx, "", true);
+    if (!gpu) return tool_error(gpu.error().message);
+    auto prediction =
+        predict_gpu_variant(ctx, *context.benchmark, target.variant, target.source, 0, *gpu);
     if (!prediction) return tool_error(prediction.error().message);
     ToolResult result;
     result.text = summarize(*prediction);

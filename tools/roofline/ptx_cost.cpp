@@ -55,7 +55,7 @@ class KernelCoster {
 
   void cost(KernelEstimate& out) {
     PtxOpCount per_thread;
-    double executed = 0;
+    double executed = 0, atomics = 0;
     for (size_t i = 0; i < body_.size(); ++i) {
       const auto around = flow_.loops_around(i);
       double weight = 1;
@@ -66,6 +66,8 @@ class KernelCoster {
       if (!is_global_access(body_[i].opcode)) continue;
       const double bytes = access_bytes(body_[i].opcode);
       executed += weight * bytes;
+      if (starts_with(body_[i].opcode, "atom") || starts_with(body_[i].opcode, "red"))
+        atomics += weight;
       add_access(body_[i], around, weight * bytes * threads_, bytes);
     }
     out.threads = threads_;
@@ -74,6 +76,7 @@ class KernelCoster {
     out.counters.int_ops = per_thread.int_ops * threads_;
     out.special_ops = per_thread.special * threads_;
     out.executed_bytes = executed * threads_;
+    out.global_atomics = atomics * threads_;
     out.counters.dram_bytes = dram_bytes();
     out.loops = flow_.loops();
   }

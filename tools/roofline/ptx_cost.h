@@ -35,6 +35,7 @@ struct KernelEstimate {
   double threads = 0;
   double executed_bytes = 0;  ///< Global bytes loaded and stored, whole launch.
   double special_ops = 0;     ///< Transcendental and conversion instructions (not counted).
+  double global_atomics = 0;  ///< Atomic and reduction instructions on global memory, whole launch.
   std::vector<PtxLoop> loops;
   int calls_not_inlined = 0;
   bool launch_assumed = true;

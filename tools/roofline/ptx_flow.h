@@ -80,6 +80,8 @@ class PtxFlow {
   std::optional<double> special(const std::string& name) const;
   std::optional<PtxInduction> induction(const std::string& reg, const PtxLoop& loop,
                                         int depth) const;
+  std::optional<PtxInduction> offset_induction(size_t def, const PtxLoop& loop, int depth) const;
+  bool updated_in(const std::string& reg, const PtxLoop& loop) const;
 
   const std::vector<PtxInstruction>& body_;
   const std::vector<std::string>& params_;

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <regex>
 #include <set>
+#include <sstream>
 
 #include "util/strings.h"
 
@@ -99,6 +100,19 @@ PtxInstruction parse_statement(std::string t) {
   return inst;
 }
 
+// A parameter declaration's type: the last ".type" word before the name, with the name's array
+// extent ("[24]") when it has one.
+std::string ptx_param_type(const std::string& declaration, const std::string& name) {
+  std::string type;
+  std::istringstream words(declaration);
+  for (std::string word; words >> word;)
+    if (word.size() > 1 && word[0] == '.' && word != ".param" && word != ".align" &&
+        word != ".ptr" && word.find("global") == std::string::npos)
+      type = word;
+  const auto bracket = name.find('[');
+  return bracket == std::string::npos ? type : type + name.substr(bracket);
+}
+
 void read_header(const std::string& text, PtxFunction& f) {
   f.entry = text.find(".entry") != std::string::npos;
   std::string rest = text.substr(text.find(f.entry ? ".entry" : ".func") + (f.entry ? 6 : 5));
@@ -111,6 +125,7 @@ void read_header(const std::string& text, PtxFunction& f) {
   for (auto& param : top_level_operands(list)) {
     std::string name = trim(param.substr(param.find_last_of(" \t") + 1));
     f.params.push_back(name.substr(0, name.find('[')));
+    f.param_types.push_back(ptx_param_type(param, name));
   }
 }
 

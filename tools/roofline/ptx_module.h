@@ -26,6 +26,8 @@ struct PtxFunction {
   std::string name;  ///< Mangled: "_Z13haccmk_kerneliiPKf...".
   bool entry = false;
   std::vector<std::string> params;  ///< Parameter names, in order.
+  /// Each parameter's PTX type, in order: ".u64", ".f32", or ".b8[24]" for an aggregate.
+  std::vector<std::string> param_types;
   std::vector<PtxInstruction> body;
   bool defined = false;  ///< False for a prototype (an external function such as vprintf).
 };

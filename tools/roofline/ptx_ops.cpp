@@ -12,7 +12,7 @@ bool has(const std::string& op, const char* part) {
   return op.find(part) != std::string::npos;
 }
 
-std::string family(const std::string& op) {
+std::string opcode_family(const std::string& op) {
   return op.substr(0, op.find('.'));
 }
 
@@ -57,7 +57,7 @@ double integer_instructions(const std::string& op, const std::string& f) {
 }  // namespace
 
 bool is_global_access(const std::string& op) {
-  const std::string f = family(op);
+  const std::string f = opcode_family(op);
   if (f != "ld" && f != "st" && f != "atom" && f != "red" && f != "ldu") return false;
   for (const char* space : {".shared", ".local", ".param", ".const"})
     if (has(op, space)) return false;
@@ -78,7 +78,7 @@ int access_bytes(const std::string& op) {
 PtxOpCount count_ptx_op(const PtxInstruction& inst) {
   const std::string& op = inst.opcode;
   if (op.empty()) return {};
-  const std::string f = family(op);
+  const std::string f = opcode_family(op);
   if (f == "ld" || f == "st" || f == "atom" || f == "red" || f == "mov" || f == "bra" ||
       f == "cvta" || f == "bar" || f == "call")
     return {};

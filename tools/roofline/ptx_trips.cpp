@@ -52,6 +52,10 @@ std::optional<PtxInduction> PtxFlow::induction(const std::string& reg, const Ptx
                          starts_with(op, "mul.lo.") || starts_with(op, "div.");
   if ((!add && !sub && !geometric) || step_def->operands.size() != 3) return std::nullopt;
   const std::string& from = step_def->operands[1];
+  if (add && from != reg && step_def == &body_[inside.front()] &&
+      (updated_in(from, loop) || updated_in(step_def->operands[2], loop)) &&
+      !(updated_in(from, loop) && updated_in(step_def->operands[2], loop)))
+    if (auto offset = offset_induction(inside.front(), loop, depth)) return offset;
   auto step = value(step_def->operands[2]);
   if (!step) return std::nullopt;
   if (sub) *step = -*step;
@@ -70,6 +74,34 @@ std::optional<PtxInduction> PtxFlow::induction(const std::string& reg, const Ptx
   if (inner->start) *inner->start = geometric ? *inner->start * *step : *inner->start + *step;
   inner->extra = 1;  // the test reads the next value: the body runs once more than it passes
   return inner;
+}
+
+bool PtxFlow::updated_in(const std::string& reg, const PtxLoop& loop) const {
+  auto it = defs_.find(reg);
+  if (it == defs_.end()) return false;
+  return std::any_of(it->second.begin(), it->second.end(),
+                     [&](size_t d) { return d >= loop.begin && d <= loop.end; });
+}
+
+// reg = iv + off, off loop-invariant and iv an induction register (nvcc's unrolled loops count
+// (n & 3) - n + i up to 0): iv's start moved by off, compared after iv's increment when that
+// comes first in the body.
+std::optional<PtxInduction> PtxFlow::offset_induction(size_t def, const PtxLoop& loop,
+                                                      int depth) const {
+  const PtxInstruction& sum = body_[def];
+  for (int side = 1; side <= 2; ++side) {
+    if (updated_in(sum.operands[3 - side], loop)) continue;
+    const auto offset = value(sum.operands[3 - side]);
+    if (!offset) continue;
+    auto iv = induction(sum.operands[side], loop, depth + 1);
+    if (!iv || iv->geometric || !iv->start) continue;
+    *iv->start += *offset;
+    auto defs = defs_.find(sum.operands[side]);
+    for (size_t d : defs->second)
+      if (d >= loop.begin && d <= loop.end && d > def) iv->extra = 1;
+    return iv;
+  }
+  return std::nullopt;
 }
 
 void PtxFlow::count_trips(PtxLoop& loop, double default_trips) {

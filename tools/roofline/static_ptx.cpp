@@ -32,8 +32,8 @@ StaticCounts cost_ptx(const std::string& ptx, double default_trips,
   return out;
 }
 
-Result<StaticEstimate> estimate_ptx(const ExecutionContext& ctx, const Benchmark& bench,
-                                    const std::string& source, long size) {
+Result<std::string> compile_benchmark_ptx(const ExecutionContext& ctx, const Benchmark& bench,
+                                          const std::string& source) {
   TempDir ws("static-", ctx.work_root);
   if (auto st = stage_build_workspace(bench, ws.path(), source); !st) return st.error();
   share_workspace(ws.path(), ctx.policy);
@@ -44,7 +44,12 @@ Result<StaticEstimate> estimate_ptx(const ExecutionContext& ctx, const Benchmark
   if (r.spawn_failed || r.exit_code == 127)
     return fail("nvcc not found (install the CUDA toolkit)");
   if (!r.succeeded()) return fail("nvcc -ptx failed: " + first_compiler_error(r.output));
-  auto ptx = read_file(ws.path() / "kernel.ptx");
+  return read_file(ws.path() / "kernel.ptx");
+}
+
+Result<StaticEstimate> estimate_ptx(const ExecutionContext& ctx, const Benchmark& bench,
+                                    const std::string& source, long size) {
+  auto ptx = compile_benchmark_ptx(ctx, bench, source);
   if (!ptx) return ptx.error();
   StaticEstimate estimate;
   estimate.toolchain = "nvcc -ptx -O3 (compute_80)";

@@ -18,6 +18,11 @@ namespace kopt {
 StaticCounts cost_ptx(const std::string& ptx, double default_trips,
                       std::vector<KernelCounters>* kernels = nullptr);
 
+/// `source` as the kernel file of a CUDA benchmark, compiled to PTX in the sandbox (nvcc -ptx
+/// -O3 for compute_80, never run).
+Result<std::string> compile_benchmark_ptx(const ExecutionContext& ctx, const Benchmark& bench,
+                                          const std::string& source);
+
 /// Compiles `source` as the kernel file of a CUDA benchmark to PTX in the sandbox and costs it.
 Result<StaticEstimate> estimate_ptx(const ExecutionContext& ctx, const Benchmark& bench,
                                     const std::string& source, long size);
