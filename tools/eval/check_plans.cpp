@@ -75,7 +75,13 @@ std::vector<SizePlan> later_plans(const Benchmark& bench, uint64_t seed,
   int index = -1, past_index = 0;
   for (const LargeSize& l : large) {
     const bool below = l.size < bench.time_size, first = index < 0;
-    SizePlan plan{l.size, l.seeds, below || l.past_time, 3, below && (first || l.size == widest)};
+    // The largest size with every edge case too: a limit of one dimension alone between the
+    // time size's and the largest's (licm's rows past 2^24, reached only by a one-column shape
+    // past n = 4096) met no line-shaped edge case while the drawn sizes past the time size
+    // seldom came near the largest (red team 27).
+    const bool largest = !below && !l.past_time;
+    SizePlan plan{l.size, l.seeds, below || l.past_time || largest, 3,
+                  below && (first || l.size == widest)};
     if (below && !first) plan.edge_stride = sharing, plan.edge_offset = index;
     if (l.past_time) {
       plan.edge_stride = past, plan.edge_offset = (past_index + shift) % past;
@@ -102,15 +108,17 @@ std::vector<SizePlan> thread_recheck_plans(const Benchmark& bench, uint64_t seed
     plans.push_back({large.front().size, 1, true, SIZE_MAX});
   if (widest > 0) plans.push_back({widest, 1, one_below, SIZE_MAX});  // Its edges if alone.
   plans.push_back({bench.time_size, 1, false, SIZE_MAX});             // Where the timed calls run.
-  // And one drawn past the time size, another for each count (red team 25: rows split by hand
-  // between threads 0 and 1 only past the time size passed while no count but the machine's
-  // ran there).
+  // And one drawn past the time size, another for each count, with every edge case (red team
+  // 25: rows split by hand between threads 0 and 1 only past the time size passed while no
+  // count but the machine's ran there; red team 27: a stencil cutting its taps with more than
+  // two threads from n = 2^20 on passed while the edge cases ran at other counts only at the
+  // smallest drawn size).
   if (const int past = past_time_count(large); past > 0) {
     const auto k =
         static_cast<int>((past_time_draw(seed, 1) + static_cast<uint64_t>(count)) % past);
     const auto it =
         std::find_if(large.begin(), large.end(), [](const LargeSize& l) { return l.past_time; });
-    plans.push_back({(it + k)->size, 1, false, SIZE_MAX});
+    plans.push_back({(it + k)->size, 1, true, 3});
   }
   return plans;
 }
@@ -121,9 +129,9 @@ std::vector<int> recheck_thread_counts(int machine, uint64_t seed) {
   int power = 4;
   while (power < std::max(kMostThreads, 4 * machine + 4)) power *= 2;
   // Between them a count drawn for this evaluation: half the time one of the core counts
-  // common nodes have, else any count from twice the machine's and three more.
-  static constexpr int kCommonCores[] = {8, 12, 16, 24, 32, 48, 64, 96, 128, 192};
-  const int low = 2 * machine + 3;
+  // common machines have, else any count past the machine's.
+  static constexpr int kCommonCores[] = {3, 4, 6, 8, 12, 16, 24, 32, 48, 64, 96, 128, 192};
+  const int low = machine + 1;
   std::mt19937_64 rng(seed ^ 0x6a09e667f3bcc909ULL);
   std::vector<int> common;
   for (int c : kCommonCores)

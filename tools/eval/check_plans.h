@@ -23,7 +23,7 @@ std::vector<SizePlan> check_plans(const Benchmark& bench, uint64_t seed, bool un
 /// edge case too, the others below the time size each with a share of the edge cases (every
 /// edge case at one of them); past the time size the same: every edge case at one of the
 /// drawn sizes there (which one drawn from `seed`), the smallest of them also calling one
-/// problem twice; the largest size (largest_checked_size) with its seed alone.
+/// problem twice; the largest size (largest_checked_size) with its seed and every edge case.
 std::vector<SizePlan> later_plans(const Benchmark& bench, uint64_t seed,
                                   const std::vector<SizePlan>& checked);
 
@@ -31,7 +31,8 @@ std::vector<SizePlan> later_plans(const Benchmark& bench, uint64_t seed,
 /// the manifest's check sizes with one seed and every edge case (one block per size), the
 /// largest size drawn below the time size and the time size itself with one seed each (a
 /// kernel whose threads share a fixed table only at the time size was right at the machine's
-/// count alone), and one size drawn past the time size with one seed (another for each count).
+/// count alone), and one size drawn past the time size with one seed and every edge case
+/// (another size for each count).
 std::vector<SizePlan> thread_recheck_plans(const Benchmark& bench, uint64_t seed, int count);
 
 /// The most OpenMP threads a kernel must be right with on any machine of up to 63 cores
@@ -39,14 +40,14 @@ std::vector<SizePlan> thread_recheck_plans(const Benchmark& bench, uint64_t seed
 inline constexpr int kMostThreads = 256;
 
 /// The thread counts of those re-checks on a machine timed with `machine` threads: 1, a count
-/// drawn from `seed` (half the time one of the core counts common nodes have, else any) from
-/// twice as many and three more up to the last, and the power of two at or above both
-/// kMostThreads and four times as many and four more: 1, a count from 7 to 255 and 256 on two
-/// cores. With only odd counts beside the machine's, a scan wrong whenever the count was a
-/// multiple of 4 passed (red team 12); with 12, one wrong at powers of two from 4 up (red team
-/// 14); with 16, one whose table held 16 threads (red team 17); with 7, one whose table held 8
-/// (red team 26: right at 1, 2, 7 and 256, wrong from 9 to 64). No finite set of counts holds a
-/// kernel to all of them; a drawn one holds it to any, in some evaluations.
+/// drawn from `seed` past the machine's and below the last (half the time one of the core
+/// counts common machines have, else any), and the power of two at or above both kMostThreads
+/// and four times as many and four more: 1, a count from 3 to 255 and 256 on two cores. With
+/// only odd counts beside the machine's, a scan wrong whenever the count was a multiple of 4
+/// passed (red team 12); with 12, one wrong at powers of two from 4 up (red team 14); with 16,
+/// one whose table held 16 threads (red team 17); with 7, one whose table held 8 (red team 26);
+/// with a count drawn from 7, one wrong from 3 to 6 threads (red team 27). No finite set of
+/// counts holds a kernel to all of them; a drawn one holds it to any, in some evaluations.
 std::vector<int> recheck_thread_counts(int machine, uint64_t seed);
 
 }  // namespace kopt

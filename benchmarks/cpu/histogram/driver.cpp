@@ -23,7 +23,8 @@ class Histogram : public kopt_bench::Problem {
   // values equal (one bin takes everything); 3: 7 bins (the rest of counts is left alone); 4:
   // values up to +-1e12 (past any 32-bit bin index), a third inside [lo, hi), over a range whose
   // lo is drawn up to +-1e9 and width log-uniformly from 1e-6 to 1e6, into 2..4096 bins; 5: a
-  // number of bins drawn from 4097..131072 (past any fixed private histogram). 6: 1 + n % 8 bins
+  // number of bins drawn from 4097..131072 (past any fixed private histogram; 131072 itself half
+  // the time). 6: 1 + n % 8 bins
   // (the sizes checked bring up every count from 1 to 8: a single bin too) and 7: a number of bins
   // drawn from 9..4096, both with every value on a bin edge as in 0 (a bin width that is not a
   // power of two rounds differently from kernel.h's formula). 8 and 9: a range of width drawn
@@ -55,7 +56,10 @@ class Histogram : public kopt_bench::Problem {
       }
       bins_ = static_cast<int>(rng.integer(2, kMaxBins));
     }
-    if (k == 5) bins_ = static_cast<int>(rng.integer(kMaxBins + 1, kManyBins));
+    // Half the time kernel.h's bound itself: a draw over the range seldom lands on its end
+    // (red team 27: a bin count kept in 17 bits, wrong at 131072 alone, passed).
+    if (k == 5)
+      bins_ = static_cast<int>(rng.next() % 2 ? kManyBins : rng.integer(kMaxBins + 1, kManyBins));
     if (k == 8 || k == 9) extreme_range(rng, k == 8 ? -320 : 295, k == 8 ? -295 : 308);
   }
   void call() override { histogram(v_.data(), n_, lo_, hi_, counts_.data(), bins_); }
