@@ -133,16 +133,17 @@ TEST(DrawnSizesTest, OpenMPRechecksUseTheManifestsSizesTheDrawnEndsAndTheTimeSiz
   EXPECT_EQ(plans[5].size, 1L << 22);  // The time size, where the timed calls run.
   EXPECT_EQ(plans[5].seeds, 1u);
   EXPECT_FALSE(plans[5].edges);
-  // Past the time size, one drawn size with one seed and every edge case, another for each
-  // count (red team 25: a split by a fixed count of threads only past the time size; red team
-  // 27: taps cut with many threads from 2^20 on met no edge case at another count there).
+  // Past the time size, one drawn size with one seed, another for each count, the drawn
+  // count's with every edge case (red team 25: a split by a fixed count of threads only past the
+  // time size; red team 27: taps cut with many threads from 2^20 on met no edge case at another
+  // count there).
   std::set<long> past;
   for (int count = 0; count < 3; ++count) {
     const SizePlan last = thread_recheck_plans(b, 7, count).back();
     EXPECT_GT(last.size, 1L << 22);
     EXPECT_LT(last.size, 4L << 22);
     EXPECT_EQ(last.seeds, 1u);
-    EXPECT_TRUE(last.edges);
+    EXPECT_EQ(last.edges, count == kDrawnRecheck);  // Every edge case at the drawn count.
     EXPECT_EQ(last.edge_stride, 1);
     past.insert(last.size);
   }

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdlib>
+#include <cstring>
 #include <functional>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -20,6 +21,19 @@ uint64_t element_count(const RecordView& record) {
   uint64_t count = 0;
   for (const auto& array : record.arrays) count += array.count;
   return count;
+}
+
+// Whether some array of `record` holds two different elements. An output of one value
+// throughout (all zeros: bodies at one point feel no force, equal values have no smaller one)
+// is what a wrong kernel's next output may be by default, not evidence of a cache: with the
+// check's inputs in a drawn order, nbody's and count_smaller's wrong kernels were named caches.
+bool varied(const RecordView& record) {
+  for (const auto& array : record.arrays) {
+    const size_t bytes = array.count == 0 ? 0 : byte_size(array) / array.count;
+    for (uint64_t i = 1; i < array.count; ++i)
+      if (std::memcmp(array.data, array.data + i * bytes, bytes) != 0) return true;
+  }
+  return false;
 }
 
 // Keeps, per output name, the largest errors seen so far.
@@ -238,7 +252,8 @@ bool compare_call(const Benchmark& bench, const CallOutputs& call, size_t k,
   // A cached result is the previous call's (correct) output; on tiny outputs that can be a
   // coincidence, so the diagnosis needs enough elements to be sure.
   if (previous && element_count(reference) >= kCacheEvidenceElements &&
-      identical(candidate, previous->candidate) && !identical(reference, previous->reference)) {
+      identical(candidate, previous->candidate) && !identical(reference, previous->reference) &&
+      varied(previous->candidate)) {
     c.category = "cache";
     c.reason = fmt::format(
         "size {}: the output for {} is exactly the output for the previous {}: the kernel "

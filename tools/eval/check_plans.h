@@ -31,9 +31,12 @@ std::vector<SizePlan> later_plans(const Benchmark& bench, uint64_t seed,
 /// the manifest's check sizes with one seed and every edge case (one block per size), the
 /// largest size drawn below the time size and the time size itself with one seed each (a
 /// kernel whose threads share a fixed table only at the time size was right at the machine's
-/// count alone), and one size drawn past the time size with one seed and every edge case
-/// (another size for each count).
+/// count alone), and one size drawn past the time size with one seed (another size for each
+/// count), with every edge case at the drawn count (kDrawnRecheck).
 std::vector<SizePlan> thread_recheck_plans(const Benchmark& bench, uint64_t seed, int count);
+
+/// The index of the drawn count among recheck_thread_counts.
+inline constexpr int kDrawnRecheck = 1;
 
 /// The most OpenMP threads a kernel must be right with on any machine of up to 63 cores
 /// (README: "How a candidate is judged").

@@ -51,23 +51,25 @@ class FreshSeeds {
 // skip there what only hard inputs need: red team 26's small_solves skipped the pivot search in
 // the first call of a process at the time size and was accepted 2.4x faster. A decoy is a timed
 // block in everything the kernel can see but its inputs: the same layout and placement, the
-// same order of the sides, among the timed pairs at drawn rounds (one in kOneIn) and after the
-// last look, where the kernel cannot know the timing has ended. In decoy d position j holds
-// edge case (d + j + shift) % edges: once `edges` have run, every edge case has run at every
+// place in the alternation of the sides, among the timed pairs at drawn rounds (one in kOneIn)
+// and after the last look, where the kernel cannot know the timing has ended. In decoy d position j
+// holds edge case (d + j + shift) % edges: once `edges` have run, every edge case has run at every
 // position of the timed blocks.
 class Decoys {
  public:
   static constexpr int kOneIn = 8;
 
-  Decoys(int edges, int calls, uint64_t seed)
-      : edges_(std::max(0, edges)), calls_(calls), rng_(seed ^ 0x9b05688c2b3e6c1fULL) {
+  // Drawn from the operating system's generator, as the timed seeds are: the timing seed is
+  // the warm-up call's, which a kernel sees, and a schedule drawn from it could be foretold.
+  Decoys(int edges, int calls)
+      : edges_(std::max(0, edges)), calls_(calls), rng_(unpredictable_u64()) {
     shift_ = edges_ > 0 ? static_cast<int>(rng_() % static_cast<uint64_t>(edges_)) : 0;
   }
   /// Whether a decoy runs before this round's pair.
   bool due() { return edges_ > 0 && rng_() % kOneIn == 0; }
   /// Whether every edge case has run at every position.
   bool covered() const { return run_ >= edges_; }
-  std::vector<DriverInput> next(std::vector<uint64_t> seeds) {
+  std::vector<DriverInput> next(const std::vector<uint64_t>& seeds) {
     std::vector<DriverInput> inputs;
     for (int j = 0; j < calls_; ++j)
       inputs.push_back({seeds[static_cast<size_t>(j)], (run_ + j + shift_) % edges_, std::nullopt});
@@ -90,7 +92,7 @@ class PairRunner {
     std::vector<DriverInput> inputs;
     for (uint64_t seed : seeds) inputs.push_back({seed, -1, std::nullopt});
     if (!run_block(inputs, candidate_first, std::max(10.0, 20 * typical_block_), pair))
-      return false;
+      return failed("timed run");
     typical_block_ = std::max(typical_block_, pair.baseline.kernel_seconds);
     out_.timed_seconds += pair.baseline.kernel_seconds + pair.candidate.kernel_seconds;
     out_.untimed_seconds += std::max(pair.baseline.fill_seconds, pair.candidate.fill_seconds) +
@@ -104,21 +106,25 @@ class PairRunner {
   bool decoy(const std::vector<DriverInput>& inputs, bool candidate_first) {
     DriverSession &base = *sides_.original, &cand = *sides_.candidate;
     const auto before = std::make_pair(base.cpu_seconds(), cand.cpu_seconds());
+    const auto start = Clock::now();
     Pair pair;
     // An edge case may take the original much longer than an ordinary input.
     if (!run_block(inputs, candidate_first, std::max(60.0, 100 * typical_block_), pair))
-      return false;
+      return failed("decoy block (" + edge_names(inputs) + ", among the timed pairs)");
+    decoy_seconds_ += std::chrono::duration<double>(Clock::now() - start).count();
     const auto after = std::make_pair(base.cpu_seconds(), cand.cpu_seconds());
     if (before.first && before.second && after.first && after.second) {
       decoy_cpu_.first += *after.first - *before.first;
       decoy_cpu_.second += *after.second - *before.second;
     }
     out_.decoys_checked += static_cast<int>(inputs.size());
-    return compare_outputs(inputs, pair, "call between the timed pairs");
+    return compare_outputs(inputs, pair, "decoy call (checked, never timed, among the timed ones)");
   }
 
   // CPU seconds of the decoys' blocks: the baseline's, the candidate's.
   std::pair<double, double> decoy_cpu() const { return decoy_cpu_; }
+  // Wall seconds of the decoys' blocks, which the timing's budget does not pay.
+  double decoy_seconds() const { return decoy_seconds_; }
 
   bool stop(const std::string& category, const std::string& reason) {
     out_.ok = false;
@@ -128,14 +134,24 @@ class PairRunner {
   }
 
  private:
-  bool failed() {
+  // The failure of a side in `what` ("timed run", "decoy block (...)").
+  bool failed(const std::string& what) {
     const DriverSession& base = *sides_.original;
     if (base.failed()) {
       out_.baseline_failed = true;
-      return stop(base.failure().category, "timed run of the baseline: " + base.failure().reason);
+      return stop(base.failure().category, what + " of the baseline: " + base.failure().reason);
     }
     const SessionFailure& f = sides_.candidate->failure();
-    return stop(f.category, "timed run of the candidate: " + f.reason);
+    return stop(f.category, what + " of the candidate: " + f.reason);
+  }
+
+  // "edge case 2 (...), edge case 3 (...)": the inputs of a decoy block, in their positions.
+  std::string edge_names(const std::vector<DriverInput>& inputs) const {
+    std::string names;
+    for (const DriverInput& in : inputs)
+      names += (names.empty() ? "" : ", ") +
+               record_name(bench_, kEdgeLabel | static_cast<uint64_t>(std::max(0, in.edge)));
+    return names;
   }
 
   // Fills both sides from `inputs` and runs their blocks, candidate first when asked.
@@ -143,12 +159,11 @@ class PairRunner {
                  Pair& pair) {
     DriverSession &base = *sides_.original, &cand = *sides_.candidate;
     const auto sent = Clock::now();
-    if (!base.send_inputs(inputs) || !cand.send_inputs(inputs) ||
-        !DriverSession::await_ready({&base, &cand}, sent, 600, {&pair.baseline, &pair.candidate}))
-      return failed();
-    const bool ok = candidate_first ? cand.go(limit, pair.candidate) && base.go(600, pair.baseline)
-                                    : base.go(600, pair.baseline) && cand.go(limit, pair.candidate);
-    return ok || failed();
+    return base.send_inputs(inputs) && cand.send_inputs(inputs) &&
+           DriverSession::await_ready({&base, &cand}, sent, 600,
+                                      {&pair.baseline, &pair.candidate}) &&
+           (candidate_first ? cand.go(limit, pair.candidate) && base.go(600, pair.baseline)
+                            : base.go(600, pair.baseline) && cand.go(limit, pair.candidate));
   }
 
   bool compare_outputs(const std::vector<DriverInput>& inputs, const Pair& pair, const char* what) {
@@ -164,10 +179,11 @@ class PairRunner {
         return stop(cmp.category, fmt::format("{} {} (seed {}) computed a wrong result: {}", what,
                                               out_.captures_checked, in.seed, cmp.reason));
       return stop(cmp.category,
-                  fmt::format("a {} at the time size, on {} in the timed calls' own layout, "
+                  fmt::format("a {} at the time size, on {} (call {} of its block) in the timed "
+                              "calls' own layout, "
                               "computed a wrong result: {} (the kernel's timed calls do not "
                               "take every input its kernel.h allows)",
-                              what, record_name(bench_, label), cmp.reason));
+                              what, record_name(bench_, label), i + 1, cmp.reason));
     }
     const std::string threads = thread_violation(pair.candidate.threads, allowed_threads_);
     return threads.empty() || stop("thread", threads);
@@ -179,6 +195,7 @@ class PairRunner {
   TimingOutcome& out_;
   double typical_block_ = 0.1;
   std::pair<double, double> decoy_cpu_{0, 0};
+  double decoy_seconds_ = 0;
 };
 
 double store_per_call(const BlockTiming& b) {
@@ -470,26 +487,29 @@ TimingOutcome time_candidate(const Benchmark& bench, CheckSides& sides, uint64_t
   }
   out.baseline_reps = out.candidate_reps = calls;
   std::vector<Pair> pairs;
-  Decoys decoys(sides.original->edge_cases(), calls, seed);
+  Decoys decoys(sides.original->edge_cases(), calls);
   const auto cpu_before =
       std::make_pair(sides.original->cpu_seconds(), sides.candidate->cpu_seconds());
   const auto timed_start = Clock::now();
+  // One alternation over every block, decoys included: a decoy in an order of its own would
+  // mark the block after it as timed (two blocks in a row in the same order).
+  int block = 0;
   while (true) {
-    const bool candidate_first = pairs.size() % 2 == 1;
-    if (decoys.due() && !runner.decoy(decoys.next(seeds.next(calls)), candidate_first))
+    if (decoys.due() && !runner.decoy(decoys.next(seeds.next(calls)), block++ % 2 == 1))
       return finish();
-    if (!runner.run(seeds.next(calls), candidate_first, pair)) return finish();
+    if (!runner.run(seeds.next(calls), block++ % 2 == 1, pair)) return finish();
     pairs.push_back(pair);
     out.baseline.push_back({pair.baseline.kernel_seconds / calls});
     out.candidate.push_back({pair.candidate.kernel_seconds / calls});
     out.rounds = static_cast<int>(pairs.size());
-    const double elapsed = std::chrono::duration<double>(Clock::now() - timed_start).count();
+    const double elapsed =
+        std::chrono::duration<double>(Clock::now() - timed_start).count() - runner.decoy_seconds();
     if (!look_due(out, options, elapsed)) continue;
     out.log_ratios = charged_log_ratios(pairs, options, out);  // The charges seen so far.
     if (take_look(out, options, elapsed)) break;
   }
-  for (int k = 0; !decoys.covered(); ++k)
-    if (!runner.decoy(decoys.next(seeds.next(calls)), k % 2 == 1)) return finish();
+  while (!decoys.covered())
+    if (!runner.decoy(decoys.next(seeds.next(calls)), block++ % 2 == 1)) return finish();
   const auto base_cpu = sides.original->cpu_seconds();
   const auto cand_cpu = sides.candidate->cpu_seconds();
   if (cpu_before.first && cpu_before.second && base_cpu && cand_cpu) {

@@ -60,6 +60,10 @@ void print_argument(void* arg, long size) {
       return;
     }
   }
+  if (size <= 0) {               // A type the tracer cannot size: a word all the same, so that the
+    std::fprintf(stderr, " ?");  // arguments after it keep their positions.
+    return;
+  }
   std::fprintf(stderr, " ");
   const auto* bytes = static_cast<const unsigned char*>(arg);
   for (long i = 0; i < size; ++i) std::fprintf(stderr, "%02x", bytes[i]);
@@ -160,8 +164,12 @@ cudaError_t cudaFree(void*) {
 cudaError_t cudaFreeAsync(void*, cudaStream_t) {
   return cudaSuccess;
 }
-cudaError_t cudaMemcpy(void* to, const void*, size_t bytes, cudaMemcpyKind) {
-  if (!on_device(to) && to) std::memset(to, 0, bytes);
+cudaError_t cudaMemcpy(void* to, const void* from, size_t bytes, cudaMemcpyKind) {
+  if (!to || on_device(to)) return cudaSuccess;  // Device memory holds nothing here.
+  if (from && !on_device(from))
+    std::memmove(to, from, bytes);  // Host to host: the copy itself.
+  else
+    std::memset(to, 0, bytes);  // From the device: kernels never ran, zeros stand in.
   return cudaSuccess;
 }
 cudaError_t cudaMemcpyAsync(void* to, const void* from, size_t bytes, cudaMemcpyKind kind,

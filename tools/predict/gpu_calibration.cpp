@@ -113,7 +113,7 @@ Result<std::map<std::string, GpuSweepPoint>> measure_sweep(const ExecutionContex
                                                            const fs::path& ws,
                                                            const std::string& ptx, int sms) {
   std::map<std::string, GpuSweepPoint> points;
-  const TimingLease lease("kopt machine --gpu: calibration", 0);
+  const TimingLease lease("kopt machine --gpu: calibration", TimingLease::visible_gpu());
   for (const auto& k : kGpuSweep) {
     auto doc = run_probe(ctx, ws,
                          {k.name, std::to_string(sms * k.blocks_per_sm), std::to_string(kThreads),
@@ -139,10 +139,22 @@ Json sweep_json(const std::map<std::string, GpuSweepPoint>& points) {
   return out;
 }
 
+// Which kopt measured it: an efficiency is counted work (the PTX model's) over measured time
+// over the hardware table's peak, so a kopt whose model or table changed must measure again
+// (the sweep takes seconds). Its executable's size and time stand for both.
+std::string kopt_build_stamp() {
+  std::error_code ec;
+  const fs::path self = fs::read_symlink("/proc/self/exe", ec);
+  if (ec) return "unknown";
+  const auto size = fs::file_size(self, ec);
+  const auto time = fs::last_write_time(self, ec).time_since_epoch().count();
+  return ec ? "unknown" : std::to_string(size) + "@" + std::to_string(time);
+}
+
 fs::path cache_path(const ExecutionContext& ctx, const std::string& identity,
                     const std::string& source) {
   Hasher hasher;
-  hasher.add(kGpuFormat).add(identity).add(source);
+  hasher.add(kGpuFormat).add(identity).add(source).add(kopt_build_stamp());
   return ctx.cache_root / "predict" / ("gpu-" + hasher.hex() + ".json");
 }
 

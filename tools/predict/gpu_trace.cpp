@@ -2,7 +2,9 @@
 
 #include <fmt/format.h>
 
+#include <charconv>
 #include <cstring>
+#include <optional>
 #include <sstream>
 
 #include "sandbox/sandbox.h"
@@ -31,10 +33,17 @@ int param_bytes(const std::string& type) {
   return 0;
 }
 
-std::vector<unsigned char> hex_bytes(const std::string& hex) {
+// The bytes of a hex word; nullopt when it is not one (the trace is the host code's stderr,
+// which the benchmark's own code may write to as well).
+std::optional<std::vector<unsigned char>> hex_bytes(const std::string& hex) {
+  if (hex.size() % 2) return std::nullopt;
   std::vector<unsigned char> out;
-  for (size_t i = 0; i + 1 < hex.size(); i += 2)
-    out.push_back(static_cast<unsigned char>(std::stoul(hex.substr(i, 2), nullptr, 16)));
+  for (size_t i = 0; i + 1 < hex.size(); i += 2) {
+    unsigned value = 0;
+    const auto [end, ec] = std::from_chars(hex.data() + i, hex.data() + i + 2, value, 16);
+    if (ec != std::errc() || end != hex.data() + i + 2) return std::nullopt;
+    out.push_back(static_cast<unsigned char>(value));
+  }
   return out;
 }
 
@@ -117,7 +126,9 @@ std::optional<double> decode_param(const std::string& hex, const std::string& ty
   if (hex == "p" || type.find('[') != std::string::npos || bytes == 0 ||
       hex.size() != static_cast<size_t>(2 * bytes))
     return std::nullopt;
-  const auto b = hex_bytes(hex);
+  const auto parsed = hex_bytes(hex);
+  if (!parsed) return std::nullopt;
+  const std::vector<unsigned char>& b = *parsed;
   const char kind = type.size() > 1 ? type[1] : '?';
   if (kind == 'f') return bytes == 8 ? as<double>(b) : bytes == 4 ? as<float>(b) : std::nan("");
   if (kind == 's') {
