@@ -58,8 +58,10 @@ void print_timing(const Evaluation& e) {
   };
   fmt::print("time       {} {}  candidate {}\n", e.baseline, side(t.baseline_spread),
              side(t.candidate_spread));
-  fmt::print("           {} rounds, {} calls per block, {} timed outputs checked\n", t.rounds,
-             t.candidate_reps, t.captures_checked);
+  fmt::print(
+      "           {} rounds, {} calls per block, {} timed outputs checked, {} decoy calls on edge "
+      "cases\n",
+      t.rounds, t.candidate_reps, t.captures_checked, t.decoys_checked);
   fmt::print("speedup    {:.3f}x  interval [{:.3f}, {:.3f}]  {} p = {:.2g}\n", t.interval.speedup,
              t.interval.low, t.interval.high, t.test, t.p_value);
   if (e.placement)
