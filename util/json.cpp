@@ -77,4 +77,9 @@ std::string json_text(const Json& object, const char* key, const std::string& fa
   return member.is_string() ? member.get<std::string>() : fallback;
 }
 
+double json_number(const Json& object, const char* key, double fallback) {
+  const Json& value = json_member(object, key);
+  return value.is_number() ? value.get<double>() : fallback;
+}
+
 }  // namespace kopt

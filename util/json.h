@@ -21,6 +21,9 @@ const Json& json_member(const Json& object, const char* key);
 /// The member `key` of `object` when it is a string, else `fallback`: never throws.
 std::string json_text(const Json& object, const char* key, const std::string& fallback = "");
 
+/// The member `key` of `object` when it is a number, else `fallback`: never throws.
+double json_number(const Json& object, const char* key, double fallback);
+
 /// The deepest nesting of arrays and objects parse_json accepts.
 inline constexpr int kMaxJsonDepth = 128;
 

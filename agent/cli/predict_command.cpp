@@ -21,6 +21,19 @@ namespace kopt::cli {
 
 namespace {
 
+// The model's predictions (a CPU's or a GPU's) as documents, each with its summary.
+template <class Prediction>
+std::vector<Json> model_documents(const std::vector<Prediction>& predictions) {
+  std::vector<Json> docs;
+  for (const auto& p : predictions) {
+    Json doc = to_json(p);
+    doc["method"] = "model";
+    doc["summary"] = summarize(p);
+    docs.push_back(doc);
+  }
+  return docs;
+}
+
 // The file's kernels as documents, with the lines for people under "summary".
 Result<std::vector<Json>> file_documents(const Args& args, const ExecutionContext& ctx,
                                          const MachineModel& machine,
@@ -31,14 +44,7 @@ Result<std::vector<Json>> file_documents(const Args& args, const ExecutionContex
   request.args = parse_kernel_args(args.get("args"));
   auto predictions = predict_file(ctx, request, machine, calibration);
   if (!predictions) return predictions.error();
-  std::vector<Json> docs;
-  for (const auto& p : *predictions) {
-    Json doc = to_json(p);
-    doc["method"] = "model";
-    doc["summary"] = summarize(p);
-    docs.push_back(doc);
-  }
-  return docs;
+  return model_documents(*predictions);
 }
 
 // A CUDA file's kernels, each at the launch given, as documents.
@@ -51,14 +57,7 @@ Result<std::vector<Json>> gpu_file_documents(const Args& args, const ExecutionCo
   request.args = parse_kernel_args(args.get("args"));
   auto predictions = predict_gpu_file(ctx, request, target);
   if (!predictions) return predictions.error();
-  std::vector<Json> docs;
-  for (const auto& p : *predictions) {
-    Json doc = to_json(p);
-    doc["method"] = "model";
-    doc["summary"] = summarize(p);
-    docs.push_back(doc);
-  }
-  return docs;
+  return model_documents(*predictions);
 }
 
 std::vector<Benchmark> chosen(const Args& args) {

@@ -97,8 +97,8 @@ std::vector<CheckInput> check_inputs(const std::vector<uint64_t>& seeds, int edg
   std::vector<CheckInput> inputs;
   for (uint64_t seed : seeds) inputs.push_back({seed, seed, -1, std::nullopt});
   for (int k = 0; k < edge_cases; ++k)
-    inputs.push_back({kEdgeLabel | static_cast<uint64_t>(k),
-                      seeds.front() + static_cast<uint64_t>(k) + 1, k, std::nullopt});
+    inputs.push_back(
+        {edge_label(k), seeds.front() + static_cast<uint64_t>(k) + 1, k, std::nullopt});
   return inputs;
 }
 

@@ -73,6 +73,11 @@ CheckCase fail_case(long size, std::string category, std::string reason);
 /// (benchmarks/common/harness.h uses the same bit); other labels are seeds.
 inline constexpr uint64_t kEdgeLabel = uint64_t{1} << 63;
 
+/// The label of driver edge case `k`'s record.
+inline uint64_t edge_label(int k) {
+  return kEdgeLabel | static_cast<uint64_t>(k);
+}
+
 /// "seed 42" or "edge case 3": what produced a record with this label.
 std::string record_name(uint64_t label);
 /// The same with the manifest's words for an edge case: "edge case 3 (a zero pivot)".

@@ -111,8 +111,7 @@ class PairRunner {
   std::string edge_names(const std::vector<DriverInput>& inputs) const {
     std::string names;
     for (const DriverInput& in : inputs)
-      names += (names.empty() ? "" : ", ") +
-               record_name(bench_, kEdgeLabel | static_cast<uint64_t>(std::max(0, in.edge)));
+      names += (names.empty() ? "" : ", ") + record_name(bench_, edge_label(std::max(0, in.edge)));
     return names;
   }
 
@@ -131,7 +130,7 @@ class PairRunner {
   bool compare_outputs(const std::vector<DriverInput>& inputs, const Pair& pair, const char* what) {
     for (size_t i = 0; i < inputs.size(); ++i) {
       const DriverInput& in = inputs[i];
-      const uint64_t label = in.edge < 0 ? in.seed : kEdgeLabel | static_cast<uint64_t>(in.edge);
+      const uint64_t label = in.edge < 0 ? in.seed : edge_label(in.edge);
       const RecordView cand = sides_.candidate->view(static_cast<int>(i), label);
       const RecordView ref = sides_.original->view(static_cast<int>(i), label);
       Comparison cmp = compare(cand, ref, bench_.rtol, bench_.atol);

@@ -81,12 +81,6 @@ bool under_load(double load) {
   return kopt::under_load(load, read_host_info().threads);
 }
 
-// The member `key` when it is a number, else `fallback`: never throws.
-double number_or(const Json& doc, const char* key, double fallback) {
-  const Json& value = json_member(doc, key);
-  return value.is_number() ? value.get<double>() : fallback;
-}
-
 double per_unit(double seconds, double units) {
   return units > 0 ? seconds / units : 0;
 }
@@ -189,18 +183,18 @@ Json to_json(const Calibration& c) {
 Result<Calibration> calibration_from_json(const Json& doc) {
   if (json_text(doc, "format") != kFormat) return fail("not a kopt-calibration/1 document");
   Calibration c;
-  c.issue = number_or(doc, "issue_seconds", 0.0);
-  c.chain = number_or(doc, "chain_seconds", 0.0);
-  c.divide = number_or(doc, "divide_seconds", 0.0);
-  c.special = number_or(doc, "special_seconds", 0.0);
-  c.memory = number_or(doc, "memory_factor", 1.0);
+  c.issue = json_number(doc, "issue_seconds", 0.0);
+  c.chain = json_number(doc, "chain_seconds", 0.0);
+  c.divide = json_number(doc, "divide_seconds", 0.0);
+  c.special = json_number(doc, "special_seconds", 0.0);
+  c.memory = json_number(doc, "memory_factor", 1.0);
   if (!(c.issue > 0 && c.chain > 0 && c.divide > 0 && c.memory > 0 && c.special >= 0))
     return fail("the calibration document has a cost that is not positive");
   c.sweep = json_member(doc, "sweep").is_object() ? json_member(doc, "sweep") : Json::object();
   c.key = json_text(doc, "key", "");
   c.compiler = json_text(doc, "compiler", "");
   c.measured_at = json_text(doc, "measured_at", "");
-  c.load_average = number_or(doc, "load_average", 0.0);
+  c.load_average = json_number(doc, "load_average", 0.0);
   return c;
 }
 

@@ -158,11 +158,6 @@ fs::path cache_path(const ExecutionContext& ctx, const std::string& identity,
   return ctx.cache_root / "predict" / ("gpu-" + hasher.hex() + ".json");
 }
 
-double number_at(const Json& doc, const char* key, double fallback) {
-  const Json& v = json_member(doc, key);
-  return v.is_number() ? v.get<double>() : fallback;
-}
-
 }  // namespace
 
 Result<GpuEfficiency> fit_gpu_efficiency(const std::map<std::string, GpuSweepPoint>& points,
@@ -280,13 +275,13 @@ Result<GpuCalibration> gpu_calibration_from_json(const Json& doc) {
   if (json_text(doc, "format") != kGpuFormat) return fail("not a kopt-gpu-calibration/1 document");
   GpuCalibration c;
   GpuEfficiency& e = c.efficiency;
-  e.memory = number_at(doc, "memory_efficiency", 0);
-  e.fp32 = number_at(doc, "fp32_efficiency", 0);
-  e.fp64 = number_at(doc, "fp64_efficiency", 0);
-  e.int_ops = number_at(doc, "int_efficiency", 0);
-  e.atomics_per_second = number_at(doc, "atomics_per_second", 0);
-  e.first_launch_seconds = number_at(doc, "first_launch_seconds", -1);
-  e.next_launch_seconds = number_at(doc, "next_launch_seconds", -1);
+  e.memory = json_number(doc, "memory_efficiency", 0);
+  e.fp32 = json_number(doc, "fp32_efficiency", 0);
+  e.fp64 = json_number(doc, "fp64_efficiency", 0);
+  e.int_ops = json_number(doc, "int_efficiency", 0);
+  e.atomics_per_second = json_number(doc, "atomics_per_second", 0);
+  e.first_launch_seconds = json_number(doc, "first_launch_seconds", -1);
+  e.next_launch_seconds = json_number(doc, "next_launch_seconds", -1);
   if (!(e.memory > 0 && e.fp32 > 0 && e.fp64 > 0 && e.int_ops > 0 && e.atomics_per_second > 0 &&
         e.first_launch_seconds >= 0 && e.next_launch_seconds >= 0))
     return fail("the GPU calibration document has a figure that is missing or not positive");

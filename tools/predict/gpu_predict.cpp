@@ -142,21 +142,12 @@ Json to_json(const GpuVariantPrediction& v) {
               {"prediction", to_json(v.time)},
               {"calibration", v.calibration},
               {"toolchain", "nvcc -ptx -O3 (compute_80), PTX model per launch"}};
-  if (v.file.empty()) {
-    doc["benchmark"] = v.benchmark, doc["variant"] = v.variant, doc["size"] = v.size;
-  } else {
-    doc["file"] = v.file, doc["kernel"] = v.variant;
-    Json args = Json::array();
-    for (const auto& a : v.arguments) args.push_back(a ? Json(*a) : Json(nullptr));
-    doc["arguments"] = args;
-  }
+  add_subject(doc, v);
   return doc;
 }
 
 std::string summarize(const GpuVariantPrediction& v) {
-  const std::string what = v.file.empty()
-                               ? fmt::format("{} {} at size {}", v.benchmark, v.variant, v.size)
-                               : fmt::format("{} kernel {}", v.file, v.variant);
+  const std::string what = subject_name(v);
   return fmt::format("{}: predicted {:.4g} ms a call on the {}, {}-bound\n", what,
                      v.time.seconds * 1e3, v.time.hardware, v.time.bound) +
          summarize_gpu(v.time);

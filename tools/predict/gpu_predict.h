@@ -11,6 +11,7 @@
 #include "tools/benchmark/benchmark.h"
 #include "tools/eval/context.h"
 #include "tools/predict/gpu_time.h"
+#include "tools/predict/prediction_subject.h"
 #include "tools/source/source_file.h"
 #include "util/json.h"
 #include "util/result.h"
@@ -32,11 +33,7 @@ Result<GpuTarget> gpu_target(const ExecutionContext& ctx, const std::string& har
                              bool calibrate);
 
 /// A CUDA prediction of one call of a benchmark's variant or of a file's kernel.
-struct GpuVariantPrediction {
-  std::string benchmark, variant;  ///< A file's kernel: variant is the kernel's name.
-  std::string file;
-  std::vector<std::optional<double>> arguments;  ///< A file's kernel: the arguments given.
-  long size = 0;
+struct GpuVariantPrediction : PredictionSubject {
   GpuTimePrediction time;
   std::string calibration;
 };

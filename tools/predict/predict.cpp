@@ -196,22 +196,29 @@ Json to_json(const VariantPrediction& v) {
                 {"loops", v.counts.loops},
                 {"unknown_trip_loops", v.counts.unknown_trip_loops}}},
               {"toolchain", v.toolchain}};
-  if (v.file.empty()) {
-    doc["benchmark"] = v.benchmark, doc["variant"] = v.variant, doc["size"] = v.size;
-  } else {
-    doc["file"] = v.file, doc["kernel"] = v.variant;
-    Json args = Json::array();
-    for (const auto& a : v.arguments) args.push_back(a ? Json(*a) : Json(nullptr));
-    doc["arguments"] = args;
-  }
+  add_subject(doc, v);
   return doc;
+}
+
+void add_subject(Json& doc, const PredictionSubject& s) {
+  if (s.file.empty()) {
+    doc["benchmark"] = s.benchmark, doc["variant"] = s.variant, doc["size"] = s.size;
+    return;
+  }
+  doc["file"] = s.file, doc["kernel"] = s.variant;
+  Json args = Json::array();
+  for (const auto& a : s.arguments) args.push_back(a ? Json(*a) : Json(nullptr));
+  doc["arguments"] = args;
+}
+
+std::string subject_name(const PredictionSubject& s) {
+  return s.file.empty() ? fmt::format("{} {} at size {}", s.benchmark, s.variant, s.size)
+                        : fmt::format("{} kernel {}", s.file, s.variant);
 }
 
 std::string summarize(const VariantPrediction& v) {
   const TimePrediction& t = v.time;
-  const std::string what = v.file.empty()
-                               ? fmt::format("{} {} at size {}", v.benchmark, v.variant, v.size)
-                               : fmt::format("{} kernel {}", v.file, v.variant);
+  const std::string what = subject_name(v);
   std::string out = fmt::format("{}: predicted {:.4g} ms a call, {}-bound ({} thread{})\n", what,
                                 t.seconds * 1e3, t.bound, t.threads, t.threads == 1 ? "" : "s");
   out += fmt::format(

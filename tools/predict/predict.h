@@ -14,6 +14,7 @@
 #include "tools/eval/context.h"
 #include "tools/machine/machine.h"
 #include "tools/predict/calibration.h"
+#include "tools/predict/prediction_subject.h"
 #include "tools/roofline/ir_cost_model.h"
 #include "tools/roofline/source_compile.h"
 #include "util/json.h"
@@ -54,12 +55,7 @@ Json to_json(const TimePrediction& prediction);
 
 /// A prediction for one variant of a benchmark (or one kernel of a file) with the counts
 /// behind it.
-struct VariantPrediction {
-  std::string benchmark;
-  std::string variant;
-  std::string file;  ///< A kernel of a file: the file (variant is then the kernel's name).
-  std::vector<std::optional<double>> arguments;  ///< A file's kernel: the arguments given.
-  long size = 0;
+struct VariantPrediction : PredictionSubject {
   TimePrediction time;
   StaticCounts counts;
   std::string toolchain;
