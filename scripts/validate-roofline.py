@@ -3,7 +3,7 @@
 
 Usage:
   scripts/validate-roofline.py --hecbench DIR [--csv FILE] [--per-class N] [--split dev|holdout|all]
-                               [--kopt BIN] [--jobs J] [--verbose]
+                               [--kopt BIN] [--jobs J] [--verbose] [--time]
 
 DIR is the user's own HeCBench checkout (its src/<program>-cuda folders); kopt keeps no
 third-party code. Each labelled CUDA kernel of the CSV (program, kernel, launch) is found in its
@@ -16,6 +16,13 @@ The sample is balanced: N kernels of each class, ordered by a hash of program/ke
 not depend on the run), drawn only from programs present in DIR. Half of it (by the same hash)
 is the development split the model was looked at on; the other half is held out. Prints
 accuracy, balanced accuracy and coverage per split, and a row per kernel with --verbose.
+
+With --time, each classified kernel's execution time is also predicted from the same file and
+launch (`kopt predict FILE --kernel NAME --launch GRID,BLOCK --hardware rtx3080 --uncalibrated`:
+the RTX 3080 of the hardware table at the default efficiencies, no calibration of that GPU) and
+compared with the median `xtime` of the kernel's rows at that launch (Nsight's kernel duration):
+the launch's own time, without the host's launch overhead. The kernels' scalar arguments are not
+known (the program's arguments are not the kernel's), so loops they bound are assumed.
 """
 import argparse
 import concurrent.futures
@@ -54,10 +61,13 @@ def kernel_rows(csv_path):
     for (program, full), rows in groups.items():
         votes = Counter(label(r) for r in rows)
         template = re.match(r"(?:void\s+)?([\w:]+<[^()]*>)\(", full)
+        first = [r for r in rows if (r["Grid Size"], r["Block Size"]) ==
+                 (rows[0]["Grid Size"], rows[0]["Block Size"])]
         kernels.append({"program": program, "kernel": rows[0]["kernelName"],
                         "template": template.group(1) if template else "",
                         "label": votes.most_common(1)[0][0],
-                        "grid": rows[0]["Grid Size"], "block": rows[0]["Block Size"]})
+                        "grid": rows[0]["Grid Size"], "block": rows[0]["Block Size"],
+                        "xtime_ns": sorted(float(r["xtime"]) for r in first if r["xtime"])})
     return kernels
 
 
@@ -151,6 +161,51 @@ def classify(k, src, kopt, include):
     return None, "", last
 
 
+def predict_time(k, src, kopt, include):
+    """The predicted seconds of the kernel's launch from the file it was classified from."""
+    if not k["file"]:
+        return None, "not classified"
+    folder = os.path.join(src, k["program"])
+    options = makefile_options(folder)
+    flags = FLAGS + (" -use_fast_math" if "fast" in options else "")
+    options = [o for o in options if o != "fast"]
+    cmd = [kopt, "predict", os.path.join(src, k["file"]), "--kernel", k["template"] or k["kernel"],
+           "--hardware", "rtx3080", "--uncalibrated", "--launch", launch_arg(k["grid"], k["block"]),
+           "-I", include, "--flags=" + flags, "--json"] + options
+    proc = subprocess.run(cmd, capture_output=True, text=True, timeout=600)
+    if proc.returncode != 0:
+        return None, (proc.stderr.strip().splitlines() or ["exit %d" % proc.returncode])[-1]
+    docs = json.loads(proc.stdout)
+    docs = docs if isinstance(docs, list) else [docs]
+    for doc in docs:
+        launches = (doc.get("prediction") or {}).get("launches") or []
+        if launches:
+            return launches[0]["seconds"], ""
+    return None, "no prediction"
+
+
+def time_report(sample):
+    """MAPE and its companions over the kernels with a prediction and a measured xtime."""
+    errors, ratios = [], []
+    for k in sample:
+        if k.get("seconds") is None or not k["xtime_ns"]:
+            continue
+        xs = k["xtime_ns"]
+        real = xs[len(xs) // 2] * 1e-9
+        errors.append(abs(k["seconds"] - real) / real)
+        ratios.append(k["seconds"] / real)
+    if not errors:
+        print("time: no kernel predicted")
+        return
+    errors.sort()
+    ratios.sort()
+    within = lambda f: sum(1 for r in ratios if 1 / f <= r <= f)
+    print(f"time    {len(errors)} kernels predicted of {len(sample)}: MAPE {100 * sum(errors) / len(errors):.0f}%, "
+          f"median APE {100 * errors[len(errors) // 2]:.0f}%, within 2x {within(2)}, within 10x {within(10)}, "
+          f"predicted/measured median {ratios[len(ratios) // 2]:.3g} "
+          f"(quartiles {ratios[len(ratios) // 4]:.3g}, {ratios[3 * len(ratios) // 4]:.3g})")
+
+
 def score(rows):
     answered = [r for r in rows if r["predicted"]]
     correct = sum(r["predicted"] == r["label"] for r in answered)
@@ -176,6 +231,7 @@ def main():
     p.add_argument("--kopt", default=os.path.join(here, "..", "build", "kopt"))
     p.add_argument("--jobs", type=int, default=2)
     p.add_argument("--verbose", action="store_true")
+    p.add_argument("--time", action="store_true", help="also predict each kernel's time (xtime)")
     a = p.parse_args()
     src = os.path.join(a.hecbench, "src")
     if not os.path.isdir(src) or not os.path.isfile(a.csv):
@@ -188,9 +244,20 @@ def main():
         results = list(pool.map(lambda k: classify(k, src, a.kopt, include), sample))
     for k, (predicted, path, why) in zip(sample, results):
         k["predicted"], k["file"], k["why"] = predicted, path, why
-        if a.verbose:
-            mark = "-" if not predicted else ("ok" if predicted == k["label"] else "XX")
-            print(f"{mark:2} {k['split']:7} {k['label']:9} {predicted or why[:60]:9} {k['program']}/{k['template'] or k['kernel']}")
+    if a.time:
+        with concurrent.futures.ThreadPoolExecutor(a.jobs) as pool:
+            times = list(pool.map(lambda k: predict_time(k, src, a.kopt, include), sample))
+        for k, (seconds, why) in zip(sample, times):
+            k["seconds"], k["time_why"] = seconds, why
+    for k in sample if a.verbose else []:
+        mark = "-" if not k["predicted"] else ("ok" if k["predicted"] == k["label"] else "XX")
+        timed = ""
+        if a.time and k["xtime_ns"]:
+            real = k["xtime_ns"][len(k["xtime_ns"]) // 2] * 1e-9
+            timed = (f" {1e3 * k['seconds']:.4g} ms predicted, {1e3 * real:.4g} ms measured"
+                     if k["seconds"] is not None else f" time: {k['time_why'][:60]}")
+        print(f"{mark:2} {k['split']:7} {k['label']:9} {k['predicted'] or k['why'][:60]:9} "
+              f"{k['program']}/{k['template'] or k['kernel']}{timed}")
     for split in ("dev", "holdout", "all"):
         rows = [k for k in sample if split == "all" or k["split"] == split]
         if not rows:
@@ -199,6 +266,8 @@ def main():
         print(f"{split:8} {s['kernels']:3} kernels ({sum(r['label'] == 'compute' for r in rows)} compute-bound): "
               f"accuracy {100 * s['accuracy']:.1f}%, balanced accuracy {100 * s['balanced']:.1f}%, "
               f"coverage {s['covered']}/{s['kernels']} (accuracy on covered {100 * s['accuracy_covered']:.1f}%)")
+    if a.time:
+        time_report(sample)
 
 
 if __name__ == "__main__":

@@ -92,6 +92,83 @@ TEST(PtxModelTest, HalvingLoopRunsLog2OfTheBlock) {
   EXPECT_DOUBLE_EQ(e.loops[0].trips, 8);
 }
 
+TEST(PtxModelTest, TileLoopsStartingAtAThreadIndexHaveKnownTrips) {
+  NEED_NVCC();
+  PtxOptions o;
+  o.launch = {{32, 8, 1}, {64, 1, 1}};  // block, grid
+  const KernelEstimate e = only("tile_rows", o);
+  ASSERT_FALSE(e.loops.empty());
+  for (const auto& loop : e.loops) EXPECT_TRUE(loop.known) << loop.bound;
+  EXPECT_NEAR(e.executed_bytes / e.threads, 4 * 4 + 4 * 4, 2);  // four loads, four stores
+}
+
+TEST(PtxModelTest, GuardSkippingAnUnrolledLoopIsEvaluated) {
+  NEED_NVCC();
+  PtxOptions o;
+  o.launch = {{32, 1, 1}, {64, 1, 1}};
+  const KernelEstimate e = only("halo_row", o);
+  // 34 loads and 32 stores a block: about one load and one store a thread, not the unrolled
+  // loop's four loads on top.
+  EXPECT_LT(e.executed_bytes / e.threads, 4 * 3);
+  EXPECT_GE(e.executed_bytes / e.threads, 4 * 2);
+}
+
+TEST(PtxModelTest, PollingLoopIsAssumedToFindItsValueAtOnce) {
+  NEED_NVCC();
+  PtxOptions o;
+  o.launch = {{256, 1, 1}, {64, 1, 1}};
+  const KernelEstimate e = only("chained_blocks", o);
+  ASSERT_EQ(e.loops.size(), 1u);
+  EXPECT_EQ(e.loops[0].trips, 1);
+  EXPECT_NE(e.loops[0].bound.find("wait"), std::string::npos) << e.loops[0].bound;
+  EXPECT_NEAR(e.executed_bytes / e.threads, 8, 0.1);  // the flags: thread 0 only
+}
+
+TEST(PtxModelTest, GuardsOnAThreadIndexCountOnlyTheThreadsThatPassThem) {
+  NEED_NVCC();
+  PtxOptions o;
+  o.launch = {{256, 1, 1}, {100, 1, 1}};
+  const KernelEstimate e = only("block_atomics", o);
+  EXPECT_DOUBLE_EQ(e.global_atomics, 100 * (256 / 32 + 1));  // each warp's lane 0, thread 0
+  EXPECT_DOUBLE_EQ(e.executed_bytes, 4 * (256 * 100 + e.global_atomics));
+}
+
+// nvcc places a guarded block after the kernel's ret and branches back from it: no loop.
+TEST(PtxModelTest, BranchBackFromABlockAfterRetIsNoLoop) {
+  const std::string ptx = R"(
+.visible .entry k(
+	.param .u64 k_param_0
+)
+{
+	.reg .pred 	%p<3>;
+	.reg .b32 	%r<4>;
+	.reg .f32 	%f<3>;
+	.reg .b64 	%rd<3>;
+	ld.param.u64 	%rd1, [k_param_0];
+	cvta.to.global.u64 	%rd2, %rd1;
+	mov.u32 	%r1, %tid.x;
+	setp.eq.s32 	%p1, %r1, 0;
+	@%p1 bra 	$L__BB0_3;
+	bra.uni 	$L__BB0_1;
+$L__BB0_1:
+	ld.global.f32 	%f1, [%rd2];
+	add.f32 	%f2, %f1, %f1;
+	st.global.f32 	[%rd2], %f2;
+	ret;
+$L__BB0_3:
+	atom.global.add.f32 	%f2, [%rd2], %f1;
+	bra.uni 	$L__BB0_1;
+}
+)";
+  PtxOptions o;
+  o.launch = {{128, 1, 1}, {10, 1, 1}};
+  const auto all = cost_ptx_kernels(ptx, o);
+  ASSERT_EQ(all.size(), 1u);
+  EXPECT_TRUE(all[0].loops.empty());
+  EXPECT_DOUBLE_EQ(all[0].counters.fp32_flops, 128 * 10);  // every thread, once
+  EXPECT_DOUBLE_EQ(all[0].global_atomics, 10);             // thread 0 of each block
+}
+
 TEST(PtxModelTest, AllPairsAndSharedTilesReuseTheirData) {
   NEED_NVCC();
   PtxOptions o;

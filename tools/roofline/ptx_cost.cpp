@@ -58,7 +58,7 @@ class KernelCoster {
     double executed = 0, atomics = 0;
     for (size_t i = 0; i < body_.size(); ++i) {
       const auto around = flow_.loops_around(i);
-      double weight = 1;
+      double weight = flow_.share(i);
       for (int l : around) weight *= flow_.loops()[l].trips;
       const PtxOpCount c = count_ptx_op(body_[i]);
       per_thread.fp32 += weight * c.fp32, per_thread.fp64 += weight * c.fp64;

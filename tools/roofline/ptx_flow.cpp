@@ -93,15 +93,40 @@ PtxFlow::PtxFlow(const std::vector<PtxInstruction>& body, const std::vector<std:
   find_loops();
   propagate();
   for (auto& loop : loops_) count_trips(loop, default_trips);
+  find_shares();
+}
+
+// Whether statement `to` can run after statement `from`: the branches of the body followed
+// from `from` (a backward branch closes a loop only when its target leads back to it; nvcc
+// places some blocks after the kernel's `ret` and branches back from them).
+bool PtxFlow::reaches(size_t from, size_t to, const std::map<std::string, size_t>& labels) const {
+  std::vector<bool> seen(body_.size(), false);
+  std::vector<size_t> todo = {from};
+  while (!todo.empty()) {
+    const size_t i = todo.back();
+    todo.pop_back();
+    if (i >= body_.size() || seen[i]) continue;
+    if (i == to) return true;
+    seen[i] = true;
+    const PtxInstruction& inst = body_[i];
+    const bool branch = starts_with(inst.opcode, "bra") && !inst.operands.empty();
+    if (branch)
+      if (auto target = labels.find(inst.operands.back()); target != labels.end())
+        todo.push_back(target->second);
+    const bool ends = starts_with(inst.opcode, "ret") || starts_with(inst.opcode, "exit");
+    if (!((branch || ends) && inst.guard.empty())) todo.push_back(i + 1);
+  }
+  return false;
 }
 
 void PtxFlow::find_loops() {
   std::map<std::string, size_t> labels;
+  for (size_t i = 0; i < body_.size(); ++i)
+    if (!body_[i].label.empty()) labels.emplace(body_[i].label, i);
   for (size_t i = 0; i < body_.size(); ++i) {
-    if (!body_[i].label.empty()) labels[body_[i].label] = i;
     if (!starts_with(body_[i].opcode, "bra") || body_[i].operands.empty()) continue;
     auto it = labels.find(body_[i].operands.back());
-    if (it == labels.end()) continue;
+    if (it == labels.end() || it->second > i || !reaches(it->second, i, labels)) continue;
     auto same = std::find_if(loops_.begin(), loops_.end(),
                              [&](const PtxLoop& l) { return l.begin == it->second; });
     if (same != loops_.end())
@@ -173,13 +198,17 @@ std::optional<double> PtxFlow::value(const std::string& operand, int depth) cons
   if (is_special_register(operand)) return special(operand);
   auto it = defs_.find(operand);
   if (it == defs_.end()) return std::nullopt;
-  // A register a loop updates has its value before the loop from its one definition outside
-  // every loop (a remainder count, a start).
-  std::vector<size_t> outside;
-  for (size_t d : it->second)
-    if (it->second.size() == 1 || loops_around(d).empty()) outside.push_back(d);
-  if (outside.size() != 1) return std::nullopt;
-  return evaluate(body_[outside.front()], depth + 1);
+  // A register a loop updates has its value before the loop from its definitions outside
+  // every loop (a remainder count, a start) where they agree (nvcc sets a loop's start from
+  // %tid.y again before each part of a loop it split).
+  std::optional<double> agreed;
+  for (size_t d : it->second) {
+    if (it->second.size() > 1 && !loops_around(d).empty()) continue;
+    const auto v = evaluate(body_[d], depth + 1);
+    if (!v || (agreed && *agreed != *v)) return std::nullopt;
+    agreed = v;
+  }
+  return agreed;
 }
 
 std::optional<double> PtxFlow::evaluate(const PtxInstruction& def, int depth) const {

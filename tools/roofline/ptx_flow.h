@@ -69,19 +69,34 @@ class PtxFlow {
   std::optional<double> value(const std::string& operand, int depth = 0) const;
   /// The index dimensions any statement of the body reads.
   unsigned dims_used() const { return dims_used_; }
+  /// The share of the launch's threads that runs statement `index` (1 unless a guard on a
+  /// thread index, such as threadIdx.x == 0, restricts it; ptx_share.cpp).
+  double share(size_t index) const;
   /// The launch with its defaults filled in.
   const LaunchConfig& launch() const { return launch_; }
 
  private:
   void find_loops();
+  bool reaches(size_t from, size_t to, const std::map<std::string, size_t>& labels) const;
   void propagate();
   void count_trips(PtxLoop& loop, double default_trips);
+  /// The shares of threads for which a predicate is true and false ({1, 1}: unknown).
+  struct Odds {
+    double if_true = 1, if_false = 1;
+  };
+  Odds odds(const std::string& pred, int depth = 0) const;
+  std::optional<double> index_range(const std::string& reg, int depth = 0) const;
+  bool settled(const std::string& reg, size_t at, int depth) const;
+  bool settled_here(const std::vector<size_t>& defs, size_t at, int depth) const;
+  Odds evaluated(const PtxInstruction& setp, const std::string& cmp) const;
+  void find_shares();
   std::optional<double> evaluate(const PtxInstruction& def, int depth) const;
   std::optional<double> special(const std::string& name) const;
   std::optional<PtxInduction> induction(const std::string& reg, const PtxLoop& loop,
                                         int depth) const;
   std::optional<PtxInduction> offset_induction(size_t def, const PtxLoop& loop, int depth) const;
   bool updated_in(const std::string& reg, const PtxLoop& loop) const;
+  bool polled(const std::string& reg, const PtxLoop& loop, int depth) const;
 
   const std::vector<PtxInstruction>& body_;
   const std::vector<std::string>& params_;
@@ -90,6 +105,8 @@ class PtxFlow {
   std::vector<PtxLoop> loops_;
   std::map<std::string, std::vector<size_t>> defs_;  ///< Register -> defining statements.
   std::map<std::string, Dependence> deps_;
+  std::vector<double> shares_;
+  mutable std::map<std::pair<std::string, size_t>, bool> settled_;  ///< settled()'s answers.
   unsigned dims_used_ = 0;
   mutable int missing_param_ = -1;  ///< The last parameter a value needed and did not have.
   mutable bool estimated_ = false;  ///< A value used a remainder's mean (x & 3, x % 4).

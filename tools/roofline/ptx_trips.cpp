@@ -4,6 +4,7 @@
 // the launch configuration and the arguments given.
 #include <algorithm>
 #include <cmath>
+#include <span>
 
 #include <fmt/format.h>
 
@@ -39,12 +40,20 @@ std::optional<PtxInduction> PtxFlow::induction(const std::string& reg, const Ptx
   for (size_t d : it->second) (d >= loop.begin && d <= loop.end ? inside : before).push_back(d);
   if (inside.size() != 1) return std::nullopt;
   const PtxInstruction* step_def = &body_[inside.front()];
+  bool rotated = false;
   if (starts_with(step_def->opcode, "mov.") && step_def->operands.size() == 2) {
-    // A rotated register: reg = next; next = reg + step (compared before the increment).
+    // A rotated register: reg = next; next = reg + step (compared before the increment). The
+    // start is next's value before the loop where it has one, else reg's.
     auto next = defs_.find(step_def->operands[1]);
-    if (next == defs_.end() || next->second.size() != 1) return std::nullopt;
-    step_def = &body_[next->second.front()];
+    if (next == defs_.end()) return std::nullopt;
+    std::vector<size_t> next_inside, next_before;
+    for (size_t d : next->second)
+      (d >= loop.begin && d <= loop.end ? next_inside : next_before).push_back(d);
+    if (next_inside.size() != 1) return std::nullopt;
+    step_def = &body_[next_inside.front()];
     if (step_def->operands.size() != 3 || step_def->operands[1] != reg) return std::nullopt;
+    if (!next_before.empty()) before = next_before;
+    rotated = true;
   }
   const std::string& op = step_def->opcode;
   const bool add = starts_with(op, "add."), sub = starts_with(op, "sub.");
@@ -67,7 +76,8 @@ std::optional<PtxInduction> PtxFlow::induction(const std::string& reg, const Ptx
     for (size_t d : before)
       if (d < loop.begin) start_def = d;
     if (!start_def) return std::nullopt;
-    return PtxInduction{evaluate(body_[*start_def], 0), *step, geometric};
+    // A rotated register holds the value before the increment: the body runs once more.
+    return PtxInduction{evaluate(body_[*start_def], 0), *step, geometric, rotated ? 1.0 : 0.0};
   }
   auto inner = induction(from, loop, depth + 1);  // reg = iv + c, compared after the increment
   if (!inner || inner->geometric != geometric) return std::nullopt;
@@ -102,6 +112,27 @@ std::optional<PtxInduction> PtxFlow::offset_induction(size_t def, const PtxLoop&
     return iv;
   }
   return std::nullopt;
+}
+
+// Whether `reg` changes in the loop only as a value reread from addresses the loop does not
+// change (a flag polled until another thread sets it), possibly through a few operations.
+bool PtxFlow::polled(const std::string& reg, const PtxLoop& loop, int depth) const {
+  auto it = defs_.find(reg);
+  if (it == defs_.end() || depth > 3) return false;
+  bool reread = false;
+  for (size_t d : it->second) {
+    if (d < loop.begin || d > loop.end) continue;
+    const PtxInstruction& def = body_[d];
+    const bool load = starts_with(def.opcode, "ld.") && !starts_with(def.opcode, "ld.param");
+    reread = reread || load;
+    for (size_t k = 1; k < def.operands.size(); ++k)
+      for (const auto& r : operand_registers(def.operands[k])) {
+        if (!updated_in(r, loop)) continue;
+        if (load || !polled(r, loop, depth + 1)) return false;
+        reread = true;
+      }
+  }
+  return reread;
 }
 
 void PtxFlow::count_trips(PtxLoop& loop, double default_trips) {
@@ -146,10 +177,23 @@ void PtxFlow::count_trips(PtxLoop& loop, double default_trips) {
       unrolled = std::max(unrolled, std::abs(iv->step));
     if (!iv || !bound || !iv->start || iv->step == 0) continue;
     const double trips = iteration_count(*iv, *bound);
-    loop.trips = std::clamp(std::isfinite(trips) ? trips : 1.0, 1.0, kMaxTrips);
+    // A count that starts at its bound runs no iteration (nvcc's remainder loops guard it); one
+    // past its bound is clamped to one (the mean thread's start can lie past it).
+    const bool none = *iv->start == *bound && !iv->geometric && iv->extra == 0;
+    loop.trips = none ? 0 : std::clamp(std::isfinite(trips) ? trips : 1.0, 1.0, kMaxTrips);
     loop.known = !estimated_;
     loop.bound = fmt::format("{:g} to {:g} step {:g}{}", *iv->start, *bound, iv->step,
                              estimated_ ? " (a remainder: its mean)" : "");
+    return;
+  }
+  const auto polls = [&](const std::string& op) { return polled(op, loop, 0); };
+  const auto fixed = [&](const std::string& op) { return !updated_in(op, loop); };
+  const auto operands = std::span(test->operands).subspan(1);
+  if (unrolled == 1 && std::any_of(operands.begin(), operands.end(), polls) &&
+      std::all_of(operands.begin(), operands.end(),
+                  [&](const std::string& op) { return fixed(op) || polls(op); })) {
+    loop.trips = 1;
+    loop.bound = "a wait on memory (it rereads one address): assumed to find its value at once";
     return;
   }
   loop.trips = std::max(1.0, default_trips / unrolled);
