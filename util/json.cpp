@@ -10,11 +10,7 @@ std::string dump_json(const Json& value, int indent) {
   return value.dump(indent, ' ', false, Json::error_handler_t::replace);
 }
 
-namespace {
-
-// The byte offset where brackets outside strings first nest deeper than kMaxJsonDepth, or npos.
-// Checked before parsing so that no deep structure is ever built (or torn down recursively).
-size_t too_deep_at(const std::string& text) {
+size_t json_too_deep_at(const std::string& text) {
   int depth = 0;
   bool in_string = false;
   for (size_t i = 0; i < text.size(); ++i) {
@@ -35,10 +31,8 @@ size_t too_deep_at(const std::string& text) {
   return std::string::npos;
 }
 
-}  // namespace
-
 Result<Json> parse_json(const std::string& text, const std::string& what) {
-  if (const size_t at = too_deep_at(text); at != std::string::npos)
+  if (const size_t at = json_too_deep_at(text); at != std::string::npos)
     return fail(what + " nests arrays or objects deeper than " + std::to_string(kMaxJsonDepth) +
                 " (byte " + std::to_string(at) + ")");
   try {
@@ -51,7 +45,7 @@ Result<Json> parse_json(const std::string& text, const std::string& what) {
 }
 
 Json parse_json_or_discarded(const std::string& text) {
-  if (too_deep_at(text) != std::string::npos) return Json::value_t::discarded;
+  if (json_too_deep_at(text) != std::string::npos) return Json::value_t::discarded;
   return Json::parse(text, nullptr, false);
 }
 

@@ -27,6 +27,10 @@ double json_number(const Json& object, const char* key, double fallback);
 /// The deepest nesting of arrays and objects parse_json accepts.
 inline constexpr int kMaxJsonDepth = 128;
 
+/// The byte offset where brackets outside strings first nest deeper than kMaxJsonDepth, or npos.
+/// Checked before parsing so that no deep structure is ever built (or copied recursively).
+size_t json_too_deep_at(const std::string& text);
+
 /// Parses text; a syntax error, a number out of range or nesting deeper than kMaxJsonDepth
 /// becomes an Error naming `what` (and the byte where it applies). Never throws.
 Result<Json> parse_json(const std::string& text, const std::string& what);

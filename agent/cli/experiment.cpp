@@ -90,6 +90,36 @@ Json index_line(const Cell& cell, const std::string& run, const std::string& sta
   return line;
 }
 
+namespace {
+
+// The first member of an index line that is not of the type index_line writes (the readers'
+// throwing accessors met it as a raw exception), or "".
+std::string mistyped_member(const Json& line) {
+  for (const char* key : {"run", "status", "reason"})
+    if (line.contains(key) && !line[key].is_string()) return key;
+  for (const char* key : {"wall_s", "original_ms", "original_seconds", "cost_usd"})
+    if (line.contains(key) && !line[key].is_number()) return key;
+  for (const char* key : {"candidates", "correct", "faster", "input_tokens", "output_tokens"})
+    if (line.contains(key) &&
+        !(line[key].is_number_unsigned() && line[key].get<uint64_t>() <= uint64_t{1} << 40))
+      return key;
+  if (line.contains("tokens_estimated") && !line["tokens_estimated"].is_boolean())
+    return "tokens_estimated";
+  for (const char* key : {"best", "human", "versus_human"}) {
+    const Json& part = json_member(line, key);
+    if (part.is_null()) continue;
+    if (!part.is_object()) return key;
+    for (const char* number : {"speedup", "ci_low", "ci_high"})
+      if (part.contains(number) && !part[number].is_number())
+        return key + ("." + std::string(number));
+    for (const char* text : {"status", "id"})
+      if (part.contains(text) && !part[text].is_string()) return key + ("." + std::string(text));
+  }
+  return {};
+}
+
+}  // namespace
+
 Result<std::vector<Json>> read_index(const std::filesystem::path& campaign) {
   const auto path = campaign / kIndexFileName;
   std::vector<Json> lines;
@@ -108,6 +138,8 @@ Result<std::vector<Json>> read_index(const std::filesystem::path& campaign) {
         !json->value("strategy", Json()).is_string() ||
         !json->value("seed", Json()).is_number_unsigned())
       return fail(where + ": not a line of a kopt campaign index (" + kIndexFormat + ")");
+    if (const std::string key = mistyped_member(*json); !key.empty())
+      return fail(where + ": \"" + key + "\" is not of the type kopt writes");
     lines.push_back(std::move(*json));
   }
   return lines;

@@ -104,7 +104,8 @@ int report_campaign(const Args& args, const std::filesystem::path& folder) {
     try {  // A run whose records cannot be read is linked to its folder instead.
       views.push_back(open_run_view(folder / run));
       const RunView& view = views.back();
-      if (write_file(folder / run / "report.html", render_html_report(view, roofs_for(args, view))))
+      if (write_file_atomic(folder / run / "report.html",
+                            render_html_report(view, roofs_for(args, view))))
         page.run_links[run] = run + "/report.html";
     } catch (const std::exception& e) {
       std::fprintf(stderr, "kopt report: %s: no page (%s)\n", run.c_str(), e.what());
@@ -113,7 +114,7 @@ int report_campaign(const Args& args, const std::filesystem::path& folder) {
   page.provenance = campaign_provenance(views);
   const std::filesystem::path file =
       args.has("html") ? std::filesystem::path(args.get("html")) : folder / "report.html";
-  if (auto st = write_file(file, render_campaign_report(page)); !st)
+  if (auto st = write_file_atomic(file, render_campaign_report(page)); !st)
     throw UsageError{st.error().message};
   fmt::print("{}\n", file.string());
   return 0;
@@ -126,7 +127,9 @@ int run_report(const Args& args) {
   const RunView view = open_run_view(dir);
   const std::filesystem::path file =
       args.has("html") ? std::filesystem::path(args.get("html")) : dir / "report.html";
-  if (auto st = write_file(file, render_html_report(view, roofs_for(args, view))); !st)
+  // Atomic: a report.html that is a link (a run folder from elsewhere) is replaced, never
+  // followed to overwrite the file it names.
+  if (auto st = write_file_atomic(file, render_html_report(view, roofs_for(args, view))); !st)
     throw UsageError{st.error().message};
   fmt::print("{}\n", file.string());
   return 0;

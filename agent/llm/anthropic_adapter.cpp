@@ -111,7 +111,8 @@ class AnthropicAdapter : public ApiAdapter {
       response.finish_detail = string_at(*json, "stop_reason");
       response.finish_reason = anthropic_finish_reason(response.finish_detail);
       const Json& usage = object_at(*json, "usage");
-      response.usage = {int_at(usage, "input_tokens"), int_at(usage, "output_tokens")};
+      response.usage = {token_count_at(usage, "input_tokens"),
+                        token_count_at(usage, "output_tokens")};
       response.model = string_at(*json, "model");
       response.raw = body;
       return response;

@@ -60,7 +60,7 @@ class AnthropicAssembler : public StreamAssembler {
     if (type == "message_start") {
       const Json& message = object_at(data, "message");
       response_.model = string_at(message, "model");
-      response_.usage.input_tokens = int_at(object_at(message, "usage"), "input_tokens");
+      response_.usage.input_tokens = token_count_at(object_at(message, "usage"), "input_tokens");
     } else if (type == "content_block_start") {
       const Json& block = object_at(data, "content_block");
       PartialBlock& partial = blocks_[int_at(data, "index")];
@@ -74,7 +74,8 @@ class AnthropicAssembler : public StreamAssembler {
       if (auto reason = string_at(object_at(data, "delta"), "stop_reason"); !reason.empty())
         response_.finish_detail = reason;
       const Json& usage = object_at(data, "usage");
-      response_.usage.output_tokens = int_at(usage, "output_tokens", response_.usage.output_tokens);
+      response_.usage.output_tokens =
+          token_count_at(usage, "output_tokens", response_.usage.output_tokens);
     } else if (type == "message_stop") {
       stopped_ = true;
     }

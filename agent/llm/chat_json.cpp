@@ -206,8 +206,8 @@ Result<ChatResponse> response_from_json(const Json& json) {
             : finish_reason_from_string(reason);
     response.finish_detail = string_at(json, "finish_detail");
     const Json& usage = object_at(json, "usage");
-    response.usage.input_tokens = int_at(usage, "input_tokens");
-    response.usage.output_tokens = int_at(usage, "output_tokens");
+    response.usage.input_tokens = token_count_at(usage, "input_tokens");
+    response.usage.output_tokens = token_count_at(usage, "output_tokens");
     if (const Json* estimated = member(usage, "estimated"); estimated && estimated->is_boolean())
       response.usage.estimated = estimated->get<bool>();
     response.model = string_at(json, "model");

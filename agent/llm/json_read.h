@@ -35,6 +35,15 @@ inline int64_t int_at(const Json& object, const char* key, int64_t fallback = 0)
   return static_cast<int64_t>(number);
 }
 
+/// The token count `key` as a backend reported it: a number from 0 to 1e12, else `fallback`. A
+/// server's -9e18 or 2^64-1 would slip past a token budget or overflow the run's sum.
+inline int64_t token_count_at(const Json& object, const char* key, int64_t fallback = 0) {
+  const Json* value = member(object, key);
+  if (!value || !value->is_number()) return fallback;
+  const double count = value->get<double>();
+  return count >= 0 && count <= 1e12 ? static_cast<int64_t>(count) : fallback;
+}
+
 /// The array member `key`, or an empty array when absent or not an array.
 inline const Json& array_at(const Json& object, const char* key) {
   static const Json empty = Json::array();

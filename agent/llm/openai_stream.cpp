@@ -110,7 +110,7 @@ FinishReason openai_finish_reason(const std::string& detail, bool has_tool_calls
 }
 
 Usage openai_usage(const Json& usage) {
-  return {int_at(usage, "prompt_tokens"), int_at(usage, "completion_tokens")};
+  return {token_count_at(usage, "prompt_tokens"), token_count_at(usage, "completion_tokens")};
 }
 
 std::string openai_content(const Json& content) {

@@ -14,6 +14,9 @@ namespace kopt {
 namespace {
 
 constexpr int kMaxInvalidCalls = 3;
+// The tool calls of one answer that are run; the rest are answered without running them (each
+// may be a build and a timing: one answer of thousands of calls took hours).
+constexpr int kMaxCallsPerAnswer = 16;
 constexpr size_t kToolTextCap = 12000;
 
 }  // namespace
@@ -104,18 +107,24 @@ Turn Conversation::exchange() {
 
 // Answers every call of the response; returns false when the conversation is over (submit).
 bool Conversation::handle_calls(const llm::ChatResponse& response, Turn& turn) {
+  int calls = 0;
   for (const auto& call : response.tool_calls) {
     if (call.name == kSubmitTool && std::count(tools_.begin(), tools_.end(), kSubmitTool)) {
       auto args = llm::parse_arguments(call);
       if (args && args->contains("source") && (*args)["source"].is_string() &&
           !trim((*args)["source"].get<std::string>()).empty()) {
         turn.submitted = (*args)["source"].get<std::string>();
-        turn.summary = args->value("summary", "");
+        turn.summary = json_text(*args, "summary");  // One of another type reads as none.
         request_.messages.push_back(llm::tool_message(call, "received"));
         return false;
       }
     }
-    request_.messages.push_back(llm::tool_message(call, dispatch(call, turn)));
+    request_.messages.push_back(llm::tool_message(
+        call, ++calls <= kMaxCallsPerAnswer
+                  ? dispatch(call, turn)
+                  : fmt::format("error: not run: an answer's first {} tool calls are run, the "
+                                "rest are not; call it again in your next answer",
+                                kMaxCallsPerAnswer)));
   }
   return true;
 }

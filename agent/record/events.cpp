@@ -41,13 +41,19 @@ Result<EventLog> EventLog::open_for_append(const fs::path& path) {
   auto text = read_file(path);
   if (!text) return text.error();
   const size_t keep = text->rfind('\n') == std::string::npos ? 0 : text->rfind('\n') + 1;
+  // A last line without its newline is torn only when it does not parse (read_events' rule): a
+  // whole event that lost just its newline is one read_events returned, and is kept.
+  const bool whole =
+      keep < text->size() && !parse_json_or_discarded(text->substr(keep)).is_discarded();
   std::error_code ec;
-  if (keep < text->size()) fs::resize_file(path, keep, ec);
+  if (keep < text->size() && !whole) fs::resize_file(path, keep, ec);
   if (ec) return fail("cannot cut the torn last line of " + path.string());
   EventLog log;
   log.path_ = path;
   log.fd_ = ::open(path.c_str(), O_WRONLY | O_APPEND | O_CLOEXEC);
   if (log.fd_ < 0) return fail("cannot open " + path.string() + ": " + std::strerror(errno));
+  if (whole && ::write(log.fd_, "\n", 1) != 1)
+    return fail("cannot end the last line of " + path.string() + ": " + std::strerror(errno));
   return log;
 }
 

@@ -29,12 +29,20 @@ std::string folder_name(const std::string& benchmark) {
 Result<Json> read_record_file(const fs::path& path) {
   auto text = read_file(path);
   if (!text) return text.error();
+  auto line_at = [&](size_t at) {
+    at = std::min(at, text->size());
+    return std::to_string(1 +
+                          std::count(text->begin(), text->begin() + static_cast<long>(at), '\n'));
+  };
+  // Refused before parsing: copying so deep a document overflowed the stack.
+  if (const size_t at = json_too_deep_at(*text); at != std::string::npos)
+    return fail(path.string() + " line " + line_at(at) + ": nests arrays or objects deeper than " +
+                std::to_string(kMaxJsonDepth));
   try {
     return Json::parse(*text);
   } catch (const Json::parse_error& e) {
-    const size_t at = std::min<size_t>(e.byte > 0 ? e.byte - 1 : 0, text->size());
-    const auto line = 1 + std::count(text->begin(), text->begin() + static_cast<long>(at), '\n');
-    return fail(path.string() + " line " + std::to_string(line) + ": not valid JSON");
+    return fail(path.string() + " line " + line_at(e.byte > 0 ? e.byte - 1 : 0) +
+                ": not valid JSON");
   } catch (const Json::exception& e) {  // A number past double's range.
     return fail(path.string() + ": not valid JSON (" + json_error_text(e.what()) + ")");
   }
@@ -49,6 +57,10 @@ Status check_shape(const Json& info, const fs::path& path) {
   for (const char* key : {"status", "status_reason"})
     if (info.contains(key) && !info[key].is_string())
       return fail(path.string() + ": \"" + key + "\" is not a string");
+  // The names every reader shows (kopt show, the report, kopt runs).
+  for (const auto& [object, key] : {std::pair{"benchmark", "name"}, {"config", "llm"}})
+    if (info[object].contains(key) && !info[object][key].is_string())
+      return fail(path.string() + ": \"" + object + "\"." + key + " is not a string");
   return {};
 }
 

@@ -174,6 +174,12 @@ std::vector<BadInput> corpus() {
       {{"show", "@/runs/bad-json-run"}, U, "run.json line 3: not valid JSON"},
       {{"show", "@/runs/wrong-format-run"}, U, "is not a kopt-run/1 record"},
       {{"show", "@/runs/bad-shape-run"}, U, "\"benchmark\" is missing or not an object"},
+      // 200,000 nested arrays once overflowed the stack; a number for a name threw.
+      {{"show", "@/runs/deep-run"}, U, "run.json line 1: nests arrays or objects deeper than"},
+      {{"report", "@/runs/deep-run"}, U, "nests arrays or objects deeper than"},
+      {{"show", "@/runs/number-name-run"}, U, "\"benchmark\".name is not a string"},
+      {{"report", "@/runs/number-name-run"}, U, "\"benchmark\".name is not a string"},
+      {{"show", "--json", "@/runs/array-llm-run"}, U, "\"config\".llm is not a string"},
       {{"show", "@/runs/bad-event-run"}, U, "events.jsonl line 3 is not valid JSON"},
       {{"show", "@/runs/scalar-event-run"}, U, "events.jsonl line 2: not a JSON object"},
       {{"show", "@/runs/odd-event-run"}, U, "events.jsonl line 2: an event of an unexpected shape"},
@@ -188,6 +194,10 @@ std::vector<BadInput> corpus() {
       {{"resume", "@/runs/finished-run"}, F, "has finished"},
       {{"report", "@/runs/bad-json-run"}, U, "run.json line 3"},
       {{"runs", "--out", "@/runs"}, F, "unreadable: not a kopt run", false},
+      // A campaign index line with a member of another type once threw from its readers.
+      {{"compare", "@/typed_campaign"}, U, "index.jsonl line 1: \"run\" is not of the type"},
+      {{"report", "@/typed_campaign"}, U, "index.jsonl line 1: \"run\" is not of the type"},
+      {{"compare", "@/tokens_campaign"}, U, "\"best.speedup\" is not of the type"},
       // The command line itself.
       {{"bogus-command"}, U, "(see kopt --help)"},
       {{"list", "--suite", "/nonexistent"}, U, "no benchmarks under /nonexistent (no such folder)"},
@@ -241,6 +251,12 @@ void make_fixtures(const fs::path& root) {
                                       {"status", "running"},
                                       {"benchmark", {{"name", "licm"}, {"hash", "x"}}},
                                       {"config", {{"llm", "local"}}}});
+  const std::string index_line =
+      R"({"format": "kopt-campaign-index/1", "benchmark": "licm", "llm": "local", )"
+      R"("strategy": "marco", "seed": 1, )";
+  ASSERT_TRUE(write_file(root / "typed_campaign/index.jsonl", index_line + R"("run": 5})" + "\n"));
+  ASSERT_TRUE(write_file(root / "tokens_campaign/index.jsonl",
+                         index_line + R"("status": "finished", "best": {"speedup": "x"}})" + "\n"));
   const fs::path runs = root / "runs";
   write_run(runs / "good-run", good, header);
   Json finished = Json::parse(good);
@@ -255,6 +271,18 @@ void make_fixtures(const fs::path& root) {
   write_run(runs / "odd-event-run", good,
             header + R"({"type":"model_call","iteration":1,"response":5})" + "\n");
   write_run(runs / "no-events-run", good, "");
+  Json deep = Json::parse(good);
+  deep.erase("config");  // So that the nesting comes before it.
+  write_run(runs / "deep-run",
+            dump_json(deep).substr(0, dump_json(deep).size() - 1) +
+                ",\"x\":" + std::string(200000, '[') + std::string(200000, ']') + ",\"config\":{}}",
+            header);
+  Json number_name = Json::parse(good);
+  number_name["benchmark"]["name"] = 5;
+  write_run(runs / "number-name-run", dump_json(number_name), header);
+  Json array_llm = Json::parse(good);
+  array_llm["config"]["llm"] = Json::array({1});
+  write_run(runs / "array-llm-run", dump_json(array_llm), header);
 }
 
 class BadInputTest : public ::testing::Test {
@@ -296,6 +324,20 @@ TEST_F(BadInputTest, EveryCaseGetsItsExitStatusAndOneClearLine) {
       EXPECT_EQ(test::count_lines(r.output), 1) << shown << "\n" << r.output;
     }
   }
+}
+
+// A run folder from elsewhere whose report.html is a link: the report replaces the link, and the
+// file it names is left as it was (it was overwritten with the page).
+TEST_F(BadInputTest, AReportNeverWritesThroughALink) {
+  const fs::path run = root_->path() / "linked-report-run";
+  fs::copy(root_->path() / "runs/good-run", run, fs::copy_options::recursive);
+  ASSERT_TRUE(write_file(root_->path() / "precious.txt", "precious\n"));
+  fs::create_symlink(root_->path() / "precious.txt", run / "report.html");
+  ProcessResult r = test::run_kopt({"report", run.string()});
+  EXPECT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_EQ(read_file(root_->path() / "precious.txt").value(), "precious\n");
+  EXPECT_FALSE(fs::is_symlink(run / "report.html"));
+  EXPECT_NE(read_file(run / "report.html").value().find("<!DOCTYPE html>"), std::string::npos);
 }
 
 // 50,000 nested parentheses: the work-expression parser's depth limit, not a stack overflow.

@@ -104,6 +104,14 @@ TEST(OpenAiAdapterTest, StreamAssemblerJoinsToolFragmentsByIndex) {
   EXPECT_TRUE(json::parse(response->raw).is_array());
 }
 
+TEST(OpenAiAdapterTest, TokenCountsOutsideAnyRealAnswersReadAsNone) {
+  auto response = openai()->parse(
+      R"({"choices": [{"message": {"content": "hi"}, "finish_reason": "stop"}],)"
+      R"( "usage": {"prompt_tokens": -3, "completion_tokens": 18446744073709551615}})");
+  ASSERT_TRUE(response.ok()) << response.error().message;
+  EXPECT_EQ(response->usage, Usage{});
+}
+
 TEST(OpenAiAdapterTest, MalformedStreamEventIsAnError) {
   auto assembler = openai()->assembler(nullptr);
   EXPECT_FALSE(assembler->add({"message", "{\"choices\": [}"}).ok());

@@ -64,6 +64,18 @@ TEST(ChatJsonTest, MinimalResponseNeedsOnlyText) {
   EXPECT_EQ(response->usage, Usage{});
 }
 
+// A backend's token counts past any real answer's (negative, 2^64-1 read as -1, 1e300) once went
+// into the run's sum as they were: a token budget never reached, a signed overflow.
+TEST(ChatJsonTest, TokenCountsOutsideAnyRealAnswersReadAsNone) {
+  for (const char* count : {"-5", "18446744073709551615", "9223372036854775807", "1e300"}) {
+    auto response = response_from_json(Json::parse(std::string(R"({"text": "hi", "usage": {)") +
+                                                   R"("input_tokens": )" + count +
+                                                   R"(, "output_tokens": 7}})"));
+    ASSERT_TRUE(response.ok()) << count;
+    EXPECT_EQ(response->usage, (Usage{0, 7})) << count;
+  }
+}
+
 TEST(ChatJsonTest, BadResponsesNameTheProblem) {
   EXPECT_NE(response_from_json(Json::parse("[1]")).error().message.find("object"),
             std::string::npos);

@@ -254,6 +254,46 @@ TEST(OrchestratorTest, MalformedToolArgumentsAreRefusedWithTheReason) {
   EXPECT_EQ(loop.executor.evaluations, 1) << "only the human reference is evaluated";
 }
 
+// A submit whose summary is a number once ended a live run as "failed", blaming events.jsonl
+// for "an event of an unexpected shape".
+TEST(OrchestratorTest, ASubmitWithASummaryOfAnotherTypeIsACandidate) {
+  auto script = [](const llm::ChatRequest& r) {
+    if (is_analyst(r)) return text("Plan: 1. hoist");
+    return call("submit", dump_json(Json{{"source", kernel("// FAST 2.0")}, {"summary", 5}}));
+  };
+  LoopHarness loop(script, config(1));
+  auto outcome = loop.run();
+  ASSERT_TRUE(outcome.ok()) << outcome.error().message;
+  EXPECT_EQ(outcome->rule, "iterations");
+  EXPECT_EQ(outcome->state.best_id, "0001");
+}
+
+// One answer of 3,000 tool calls once ran all 3,000 (each may be a build and a timing).
+TEST(OrchestratorTest, OnlyAnAnswersFirstToolCallsAreRun) {
+  auto script = [](const llm::ChatRequest& r) {
+    if (!is_analyst(r)) return submit(kernel("// FAST 2.0"));
+    if (r.tool_choice == "none") return text("Plan: 1. hoist");
+    llm::ChatResponse many;
+    for (int i = 0; i < 3000; ++i)
+      many.tool_calls.push_back(
+          {"c" + std::to_string(i), "read_file", R"({"path": "kernel.h"})", ""});
+    many.finish_reason = llm::FinishReason::tool_calls;
+    return many;
+  };
+  RunConfig c = config(1);
+  c.analyst_tool_rounds = 1;
+  LoopHarness loop(script, c);
+  ASSERT_TRUE(loop.run().ok());
+  int analyst_calls = 0;
+  for (const auto& e : loop.events("tool_call")) analyst_calls += e["role"] == "analyst";
+  EXPECT_EQ(analyst_calls, 16);
+  bool told = false;  // Every call is answered; those past the first 16 say they were not run.
+  for (const auto& e : loop.events("model_call"))
+    for (const auto& m : e["request"]["messages"])
+      told = told || m.value("content", "").find("error: not run") != std::string::npos;
+  EXPECT_TRUE(told) << "the model was not told which calls were not run";
+}
+
 TEST(OrchestratorTest, AReplyWithoutCodeGetsRemindersThenCodeInAFenceCounts) {
   auto replies = std::make_shared<int>(0);
   auto script = [replies](const llm::ChatRequest& r) {

@@ -186,6 +186,22 @@ TEST(GpuTraceTest, ReadsTheKernelsLaunchesAndSkipsTheHarnesss) {
   EXPECT_FALSE(launches[0].args[5]);  // an aggregate
 }
 
+// A line only like the tracer's (the benchmark's or a candidate's own code may print one): a grid
+// of 1e308 blocks once predicted "inf ms", one of -5 blocks a positive time.
+TEST(GpuTraceTest, SkipsLaunchesCudaCouldNotMake) {
+  const auto module = parse_ptx_module(kTracePtx);
+  const std::string name = "_Z5triadPfPKfS1_fll";
+  std::string output;
+  for (const char* dims : {"1e308 1 1 256 1 1 0", "-5 1 1 256 1 1 0", "0 1 1 256 1 1 0",
+                           "2.5 1 1 256 1 1 0", "8 1 1 2048 1 1 0", "8 1 1 32 32 2 0",
+                           "8 70000 1 256 1 1 0", "8 1 1 256 1 1 -1", "8 1 1 256 1 1 0"})
+    output += "kopt-launch " + name + " " + dims + " p p p\n";
+  const auto launches = parse_launch_trace(output, module);
+  ASSERT_EQ(launches.size(), 1u);  // Only the last.
+  EXPECT_EQ(launches[0].launch.grid[0], 8);
+  EXPECT_EQ(launches[0].launch.block[0], 256);
+}
+
 TEST(GpuTraceTest, DecodesSignedAndFloatingParameters) {
   EXPECT_DOUBLE_EQ(decode_param("ffffffff", ".s32").value(), -1);
   EXPECT_DOUBLE_EQ(decode_param("ffffffff", ".u32").value(), 4294967295.0);

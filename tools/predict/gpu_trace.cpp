@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <charconv>
+#include <cmath>
 #include <cstring>
 #include <optional>
 #include <sstream>
@@ -52,6 +53,21 @@ double as(const std::vector<unsigned char>& bytes) {
   T value;
   std::memcpy(&value, bytes.data(), sizeof value);
   return static_cast<double>(value);
+}
+
+// A launch CUDA could make: whole dimensions from 1 to CUDA's limits, at most 1024 threads a
+// block, and shared memory not negative. The benchmark's or a candidate's own code may print a
+// line that only looks like the tracer's; its grid of 1e308 or -5 blocks predicted "inf ms".
+bool possible_launch(const LaunchConfig& launch, double shared) {
+  const double grid_limits[] = {2147483647.0, 65535.0, 65535.0};
+  double threads = 1;
+  for (int d = 0; d < 3; ++d) {
+    for (const double n : {launch.grid[d], launch.block[d]})
+      if (!(n >= 1) || n != std::floor(n)) return false;
+    if (launch.grid[d] > grid_limits[d] || launch.block[d] > 1024) return false;
+    threads *= launch.block[d];
+  }
+  return threads <= 1024 && shared >= 0 && shared <= 1 << 30;
 }
 
 const PtxFunction* entry_named(const std::vector<PtxFunction>& module, const std::string& name) {
@@ -152,7 +168,8 @@ std::vector<TracedLaunch> parse_launch_trace(const std::string& output,
     double shared = 0;
     if (!(words >> marker >> name) || marker != "kopt-launch") continue;
     if (!(words >> t.launch.grid[0] >> t.launch.grid[1] >> t.launch.grid[2] >> t.launch.block[0] >>
-          t.launch.block[1] >> t.launch.block[2] >> shared))
+          t.launch.block[1] >> t.launch.block[2] >> shared) ||
+        !possible_launch(t.launch, shared))
       continue;
     const PtxFunction* entry = entry_named(module, name);
     if (!entry) continue;
