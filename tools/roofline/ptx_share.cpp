@@ -1,9 +1,10 @@
 // The share of a launch's threads that runs each statement (PtxFlow, ptx_flow.h). A branch on a
 // predicate that compares a thread index with a constant (threadIdx.x == 0, lane == 0, warp
-// == 0, threadIdx.x < 32) sends only a known share of the threads one way; every other branch
-// is assumed to send all of them both ways. Shares flow through the branches (a loop's trips
-// count its repetitions, not its shares), merge by their largest and nest by their smallest,
-// so that a guarded region is never counted below its least restrictive way in.
+// == 0, threadIdx.x < 32) sends only a known share of the threads one way; a comparison of two
+// values computable where it stands sends all of them one way; every other branch is assumed
+// to send all of them both ways. A block's share is the sum of what its edges bring in, at
+// most its immediate dominator's (ways that split and join again add up to what they began
+// with; two guards in a row count as the more restrictive one, not their product).
 #include <algorithm>
 #include <cctype>
 #include <cmath>
@@ -95,8 +96,9 @@ PtxFlow::Odds PtxFlow::evaluated(const PtxInstruction& setp, const std::string& 
   for (size_t k = 1; k < 3; ++k)
     for (const auto& r : operand_registers(setp.operands[k]))
       if (!settled(r, at, 0)) return {1, 1};
+  estimated_ = false;
   const auto a = value(setp.operands[1]), b = value(setp.operands[2]);
-  if (!a || !b) return {1, 1};
+  if (!a || !b || estimated_) return {1, 1};  // not on a remainder's mean
   std::optional<bool> holds;
   if (cmp == "eq") holds = *a == *b;
   if (cmp == "ne") holds = *a != *b;
