@@ -18,6 +18,7 @@
 #include "tools/benchmark/benchmark.h"
 #include "util/file_lock.h"
 #include "util/files.h"
+#include "util/json.h"
 #include "util/strings.h"
 
 namespace kopt::cli {
@@ -110,7 +111,7 @@ std::string row_of(const Json& line) {
 // The index line of a run that finished without writing one (killed just after), if it did.
 std::optional<Json> finished_line(const Cell& c, const std::filesystem::path& run) {
   auto info = read_json_file(run / "run.json");
-  if (!info || info->value("status", "") != "finished") return std::nullopt;
+  if (!info || json_text(*info, "status") != "finished") return std::nullopt;
   auto summary = read_json_file(run / "summary.json");
   return index_line(c, run.filename().string(), "finished", "found finished without its index line",
                     summary ? *summary : Json(), 0);

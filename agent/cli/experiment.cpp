@@ -14,6 +14,7 @@
 #include <fmt/format.h>
 
 #include "util/files.h"
+#include "util/json.h"
 
 extern char** environ;
 
@@ -21,11 +22,14 @@ namespace kopt::cli {
 
 namespace {
 
-// How many candidates of a summary were correct, and how many a significant win.
+// How many candidates of a summary were correct, and how many a significant win. A summary is
+// read as found (a campaign picks up run folders it did not write): members of another type
+// read as absent.
 std::pair<int, int> correct_and_faster(const Json& summary) {
   int correct = 0, faster = 0;
-  for (const Json& c : summary.value("candidates", Json::array())) {
-    const std::string status = c.is_object() ? c.value("status", "") : "";
+  const Json& candidates = json_member(summary, "candidates");
+  for (const Json& c : candidates.is_array() ? candidates : Json::array()) {
+    const std::string status = json_text(c, "status");
     correct += status == "faster" || status == "not-faster" || status == "slower";
     faster += status == "faster";
   }
@@ -34,13 +38,19 @@ std::pair<int, int> correct_and_faster(const Json& summary) {
 
 // The speedup fields of a verdict in a summary (best, human, versus_human), or null.
 Json speedup_of(const Json& verdict) {
-  if (!verdict.is_object() || verdict.value("speedup", 0.0) <= 0) return nullptr;
-  const double speedup = verdict.value("speedup", 0.0);
+  const double speedup = json_number(verdict, "speedup", 0.0);
+  if (!(speedup > 0)) return nullptr;
   return {{"speedup", speedup},
-          {"ci_low", verdict.value("ci_low", speedup)},
-          {"ci_high", verdict.value("ci_high", speedup)},
-          {"status", verdict.value("status", "")},
-          {"id", verdict.value("id", "")}};
+          {"ci_low", json_number(verdict, "ci_low", speedup)},
+          {"ci_high", json_number(verdict, "ci_high", speedup)},
+          {"status", json_text(verdict, "status")},
+          {"id", json_text(verdict, "id")}};
+}
+
+// A token count of a summary's usage: a whole number from 0 to 10^12, else 0.
+int64_t count_of(const Json& usage, const char* key) {
+  const double n = json_number(usage, key, 0.0);
+  return n >= 0 && n <= 1e12 ? static_cast<int64_t>(n) : 0;
 }
 
 }  // namespace
@@ -74,19 +84,21 @@ Json index_line(const Cell& cell, const std::string& run, const std::string& sta
                {"wall_s", wall_s}};
   if (!summary.is_object()) return line;
   const auto [correct, faster] = correct_and_faster(summary);
-  const Json usage = summary.value("usage", Json::object());
-  line["original_ms"] = summary.value("original", Json::object()).value("ms", 0.0);
+  const Json& usage = json_member(summary, "usage");
+  const Json& candidates = json_member(summary, "candidates");
+  const Json& estimated = json_member(usage, "tokens_estimated");
+  line["original_ms"] = json_number(json_member(summary, "original"), "ms", 0.0);
   line["original_seconds"] = line["original_ms"].get<double>() / 1e3;  // Beside wall_s's unit.
-  line["best"] = speedup_of(summary.value("best", Json()));
-  line["human"] = speedup_of(summary.value("human", Json()));
-  line["versus_human"] = speedup_of(summary.value("versus_human", Json()));
-  line["candidates"] = summary.value("candidates", Json::array()).size();
+  line["best"] = speedup_of(json_member(summary, "best"));
+  line["human"] = speedup_of(json_member(summary, "human"));
+  line["versus_human"] = speedup_of(json_member(summary, "versus_human"));
+  line["candidates"] = candidates.is_array() ? candidates.size() : 0;
   line["correct"] = correct;
   line["faster"] = faster;
-  line["input_tokens"] = usage.value("input_tokens", 0);
-  line["output_tokens"] = usage.value("output_tokens", 0);
-  line["tokens_estimated"] = usage.value("tokens_estimated", false);
-  line["cost_usd"] = usage.value("cost_usd", 0.0);
+  line["input_tokens"] = count_of(usage, "input_tokens");
+  line["output_tokens"] = count_of(usage, "output_tokens");
+  line["tokens_estimated"] = estimated.is_boolean() && estimated.get<bool>();
+  line["cost_usd"] = json_number(usage, "cost_usd", 0.0);
   return line;
 }
 
@@ -196,15 +208,15 @@ std::filesystem::path unindexed_run(const std::filesystem::path& campaign, const
   for (const auto& entry : std::filesystem::directory_iterator(campaign, ec)) {
     const std::string name = entry.path().filename().string();
     if (std::any_of(index.begin(), index.end(),
-                    [&](const Json& line) { return line.value("run", "") == name; }))
+                    [&](const Json& line) { return json_text(line, "run") == name; }))
       continue;
-    auto info = read_json_file(entry.path() / "run.json");
+    auto info = read_json_file(entry.path() / "run.json");  // read as found: never throws
     if (!info || !info->is_object()) continue;
-    const Json config = info->value("config", Json::object());
-    const Json bench = info->value("benchmark", Json::object());
-    if (!config.is_object() || !bench.is_object()) continue;
-    const Cell made = {bench.value("name", ""), config.value("llm", ""),
-                       config.value("strategy", "marco"), config.value("seed", uint64_t{1})};
+    const Json& config = json_member(*info, "config");
+    const double seed = json_number(config, "seed", 1.0);
+    if (!config.is_object() || !(seed >= 0 && seed <= 1.8e19)) continue;
+    const Cell made = {json_text(json_member(*info, "benchmark"), "name"), json_text(config, "llm"),
+                       json_text(config, "strategy", "marco"), static_cast<uint64_t>(seed)};
     if (made == cell && (newest.empty() || name > newest.filename().string()))
       newest = entry.path();
   }

@@ -118,9 +118,24 @@ Status RunRecord::set_status(const std::string& status, const std::string& reaso
   return write_json_file(dir_ / "run.json", info_);
 }
 
+bool is_candidate_id(const std::string& id) {
+  return !id.empty() && id != "." && id != ".." && id.find_first_of("/\\") == std::string::npos &&
+         id.find('\0') == std::string::npos;
+}
+
+fs::path candidate_folder(const fs::path& run, const std::string& id) {
+  return run / "candidates" / (is_candidate_id(id) ? id : std::string("not-a-candidate-id"));
+}
+
 Status RunRecord::write_candidate(const CandidateFiles& c) const {
+  if (!is_candidate_id(c.id)) return fail("a candidate id that is not a plain name: " + c.id);
   const fs::path dir = candidate_dir(c.id);
   std::error_code ec;
+  // A run folder from elsewhere, resumed: a linked candidates/ or candidate folder would have
+  // its files written wherever the link points.
+  for (const fs::path& p : {dir_ / "candidates", dir})
+    if (fs::is_symlink(fs::symlink_status(p, ec)))
+      return fail(p.string() + " is a link: kopt writes a run's files only inside its folder");
   fs::create_directories(dir, ec);
   const std::string parent_name =
       c.parent == "original" ? "original" : c.parent + "/" + c.file_name;

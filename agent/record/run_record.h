@@ -30,6 +30,14 @@ struct CandidateFiles {
   Json meta;        ///< iteration, role outputs, why it exists.
 };
 
+/// Whether `id` can name a candidate's folder: a plain name, no separator, not "." or "..".
+bool is_candidate_id(const std::string& id);
+
+/// The folder of candidate `id` in the run folder `run`; an id that is not a plain name (an
+/// event from elsewhere can hold "../../x") names a folder no candidate has, never one outside
+/// candidates/.
+std::filesystem::path candidate_folder(const std::filesystem::path& run, const std::string& id);
+
 class RunRecord {
  public:
   /// Makes runs_root/<UTC time>-<benchmark>-<id>/ and writes run.json.
@@ -45,7 +53,7 @@ class RunRecord {
   const std::filesystem::path& dir() const { return dir_; }
   std::filesystem::path events_path() const { return dir_ / "events.jsonl"; }
   std::filesystem::path candidate_dir(const std::string& id) const {
-    return dir_ / "candidates" / id;
+    return candidate_folder(dir_, id);
   }
   const Json& info() const { return info_; }
   /// run.json's status, except that a "running" run whose writer is gone (stopped by Ctrl-C or

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "agent/record/run_record.h"
 #include "agent/report/html.h"
 #include "util/json.h"
 
@@ -31,7 +32,7 @@ std::string lines_table(const Json& data) {
 // The file a candidate's source was kept in, relative to the current folder as the run's
 // folder was given.
 std::string kernel_file(const RunView& v, const std::string& id) {
-  const std::filesystem::path dir = v.dir / "candidates" / id;
+  const std::filesystem::path dir = candidate_folder(v.dir, id);
   for (const char* name : {"kernel.cpp", "kernel.cu"})
     if (std::filesystem::exists(dir / name)) return (dir / name).string();
   return (dir / "kernel.cpp").string();

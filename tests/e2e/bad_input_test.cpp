@@ -340,6 +340,37 @@ TEST_F(BadInputTest, AReportNeverWritesThroughALink) {
   EXPECT_NE(read_file(run / "report.html").value().find("<!DOCTYPE html>"), std::string::npos);
 }
 
+// A campaign folder holding run folders it did not write: one of its cell, finished, whose
+// summary.json has members of other types, and one whose seed is text. The campaign reads them
+// as found (no raw exception) and takes the finished one's line without running anything.
+TEST_F(BadInputTest, ACampaignReadsRunFoldersItDidNotWriteAsFound) {
+  const fs::path campaign = root_->path() / "found_campaign";
+  const Json run = {{"format", "kopt-run/1"},
+                    {"id", "r1"},
+                    {"status", "finished"},
+                    {"benchmark", {{"name", "licm"}, {"hash", "x"}}},
+                    {"config", {{"llm", "exec:false"}, {"strategy", "marco"}, {"seed", 1}}}};
+  write_run(campaign / "r1", dump_json(run),
+            "{\"type\":\"header\",\"format\":\"kopt-events/1\"}\n");
+  ASSERT_TRUE(write_file(campaign / "r1/summary.json",
+                         R"({"format": "kopt-summary/1", "candidates": 5, "original": "x", )"
+                         R"("best": {"speedup": "x"}, "usage": {"input_tokens": "x", )"
+                         R"("output_tokens": -5, "tokens_estimated": 3, "cost_usd": []}})"));
+  Json odd = run;
+  odd["id"] = "r0";
+  odd["config"]["seed"] = "x";
+  write_run(campaign / "r0", dump_json(odd), "");
+  ProcessResult r = test::run_kopt({"campaign", root_->path().string() + "/one_suite", "--into",
+                                    campaign.string(), "--llm", "exec:false", "--seed", "1"},
+                                   std::chrono::seconds(120));
+  EXPECT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_EQ(r.output.find("json.exception"), std::string::npos) << r.output;
+  const auto index = read_file(campaign / "index.jsonl");
+  ASSERT_TRUE(index.ok()) << index.error().message;
+  EXPECT_NE(index->find(R"("run":"r1")"), std::string::npos) << *index;
+  EXPECT_NE(index->find(R"("status":"finished")"), std::string::npos) << *index;
+}
+
 // 50,000 nested parentheses: the work-expression parser's depth limit, not a stack overflow.
 TEST_F(BadInputTest, DeeplyNestedWorkExpressionIsOneLine) {
   const fs::path suite = root_->path() / "nested_suite";
