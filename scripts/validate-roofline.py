@@ -67,7 +67,8 @@ def kernel_rows(csv_path):
                         "template": template.group(1) if template else "",
                         "label": votes.most_common(1)[0][0],
                         "grid": rows[0]["Grid Size"], "block": rows[0]["Block Size"],
-                        "xtime_ns": sorted(float(r["xtime"]) for r in first if r["xtime"])})
+                        "xtime_ns": sorted(float(r["xtime"]) for r in first
+                                           if r["xtime"] and float(r["xtime"]) > 0)})
     return kernels
 
 
@@ -172,10 +173,16 @@ def predict_time(k, src, kopt, include):
     cmd = [kopt, "predict", os.path.join(src, k["file"]), "--kernel", k["template"] or k["kernel"],
            "--hardware", "rtx3080", "--uncalibrated", "--launch", launch_arg(k["grid"], k["block"]),
            "-I", include, "--flags=" + flags, "--json"] + options
-    proc = subprocess.run(cmd, capture_output=True, text=True, timeout=600)
+    try:
+        proc = subprocess.run(cmd, capture_output=True, text=True, timeout=600)
+    except subprocess.TimeoutExpired:
+        return None, "kopt predict ran past 600 s"
     if proc.returncode != 0:
         return None, (proc.stderr.strip().splitlines() or ["exit %d" % proc.returncode])[-1]
-    docs = json.loads(proc.stdout)
+    try:
+        docs = json.loads(proc.stdout)
+    except ValueError as e:
+        return None, f"unreadable kopt predict output: {e}"
     docs = docs if isinstance(docs, list) else [docs]
     for doc in docs:
         launches = (doc.get("prediction") or {}).get("launches") or []

@@ -213,10 +213,11 @@ std::filesystem::path unindexed_run(const std::filesystem::path& campaign, const
     auto info = read_json_file(entry.path() / "run.json");  // read as found: never throws
     if (!info || !info->is_object()) continue;
     const Json& config = json_member(*info, "config");
-    const double seed = json_number(config, "seed", 1.0);
-    if (!config.is_object() || !(seed >= 0 && seed <= 1.8e19)) continue;
+    const Json& seed = json_member(config, "seed");  // absent: the default seed, 1
+    if (!config.is_object() || !(seed.is_null() || seed.is_number_unsigned())) continue;
     const Cell made = {json_text(json_member(*info, "benchmark"), "name"), json_text(config, "llm"),
-                       json_text(config, "strategy", "marco"), static_cast<uint64_t>(seed)};
+                       json_text(config, "strategy", "marco"),
+                       seed.is_null() ? uint64_t{1} : seed.get<uint64_t>()};
     if (made == cell && (newest.empty() || name > newest.filename().string()))
       newest = entry.path();
   }

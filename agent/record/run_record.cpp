@@ -128,12 +128,15 @@ fs::path candidate_folder(const fs::path& run, const std::string& id) {
 }
 
 Status RunRecord::write_candidate(const CandidateFiles& c) const {
-  if (!is_candidate_id(c.id)) return fail("a candidate id that is not a plain name: " + c.id);
+  if (!is_candidate_id(c.id) || !is_candidate_id(c.file_name))
+    return fail("a candidate id or file name that is not a plain name: " + c.id + "/" +
+                c.file_name);
   const fs::path dir = candidate_dir(c.id);
   std::error_code ec;
   // A run folder from elsewhere, resumed: a linked candidates/ or candidate folder would have
   // its files written wherever the link points.
-  for (const fs::path& p : {dir_ / "candidates", dir})
+  for (const fs::path& p : {dir_ / "candidates", dir, dir / c.file_name, dir / "diff.patch",
+                            dir / "build.log", dir / "meta.json", dir / "evaluation.json"})
     if (fs::is_symlink(fs::symlink_status(p, ec)))
       return fail(p.string() + " is a link: kopt writes a run's files only inside its folder");
   fs::create_directories(dir, ec);

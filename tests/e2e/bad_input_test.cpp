@@ -357,9 +357,9 @@ TEST_F(BadInputTest, ACampaignReadsRunFoldersItDidNotWriteAsFound) {
                          R"("best": {"speedup": "x"}, "usage": {"input_tokens": "x", )"
                          R"("output_tokens": -5, "tokens_estimated": 3, "cost_usd": []}})"));
   Json odd = run;
-  odd["id"] = "r0";
+  odd["id"] = "r2";  // after r1 by name: a seed of "x" must not make it the seed-1 cell's run
   odd["config"]["seed"] = "x";
-  write_run(campaign / "r0", dump_json(odd), "");
+  write_run(campaign / "r2", dump_json(odd), "");
   ProcessResult r = test::run_kopt({"campaign", root_->path().string() + "/one_suite", "--into",
                                     campaign.string(), "--llm", "exec:false", "--seed", "1"},
                                    std::chrono::seconds(120));

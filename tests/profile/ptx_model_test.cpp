@@ -133,6 +133,47 @@ TEST(PtxModelTest, GuardsOnAThreadIndexCountOnlyTheThreadsThatPassThem) {
   EXPECT_DOUBLE_EQ(e.executed_bytes, 4 * (256 * 100 + e.global_atomics));
 }
 
+// Written by hand, so that it runs without nvcc: a comparison of threadIdx.x with half the block
+// (a register, not a constant) splits the threads, so neither side may be dropped; a loop that
+// rereads a counter it also stores is a counter, not a wait on a flag.
+TEST(PtxModelTest, ThreadDependentComparisonsAndCountersInMemoryKeepTheirWork) {
+  const std::string ptx = R"(
+.visible .entry k(
+	.param .u64 k_param_0
+)
+{
+	.reg .pred 	%p<3>;
+	.reg .b32 	%r<6>;
+	.reg .f32 	%f<4>;
+	.reg .b64 	%rd<3>;
+	ld.param.u64 	%rd1, [k_param_0];
+	cvta.to.global.u64 	%rd2, %rd1;
+	mov.u32 	%r1, %tid.x;
+	mov.u32 	%r2, %ntid.x;
+	shr.u32 	%r3, %r2, 1;
+	setp.lt.u32 	%p1, %r1, %r3;
+	@%p1 bra 	$L__BB0_2;
+	ld.global.f32 	%f1, [%rd2];
+	mul.f32 	%f2, %f1, %f1;
+	st.global.f32 	[%rd2], %f2;
+$L__BB0_2:
+	ld.global.u32 	%r4, [%rd2+8];
+	add.s32 	%r5, %r4, 1;
+	st.global.u32 	[%rd2+8], %r5;
+	setp.lt.s32 	%p2, %r4, 100;
+	@%p2 bra 	$L__BB0_2;
+	ret;
+}
+)";
+  PtxOptions o;
+  o.launch = {{256, 1, 1}, {10, 1, 1}};
+  const auto all = cost_ptx_kernels(ptx, o);
+  ASSERT_EQ(all.size(), 1u);
+  EXPECT_GT(all[0].counters.fp32_flops, 0);  // the upper half's multiply is kept
+  ASSERT_EQ(all[0].loops.size(), 1u);
+  EXPECT_EQ(all[0].loops[0].trips, o.default_trips) << all[0].loops[0].bound;
+}
+
 // nvcc places a guarded block after the kernel's ret and branches back from it: no loop.
 TEST(PtxModelTest, BranchBackFromABlockAfterRetIsNoLoop) {
   const std::string ptx = R"(

@@ -46,6 +46,13 @@ TEST(RunRecordPathsTest, CandidateFilesAreNeverWrittenThroughALink) {
   EXPECT_NE(linked.error().message.find("is a link"), std::string::npos) << linked.error().message;
   EXPECT_TRUE(std::filesystem::is_empty(elsewhere.path()));
   EXPECT_FALSE(record->write_candidate(candidate("../0002")).ok());
+  // A linked file in a candidate's folder is refused too (its target keeps its content).
+  ASSERT_TRUE(write_file(elsewhere.path() / "precious", "precious\n"));
+  std::filesystem::create_directories(record->dir() / "candidates" / "0003");
+  std::filesystem::create_symlink(elsewhere.path() / "precious",
+                                  record->dir() / "candidates" / "0003" / "diff.patch");
+  EXPECT_FALSE(record->write_candidate(candidate("0003")).ok());
+  EXPECT_EQ(read_file(elsewhere.path() / "precious").value(), "precious\n");
   EXPECT_TRUE(record->write_candidate(candidate("0002")).ok());
   EXPECT_TRUE(std::filesystem::exists(record->dir() / "candidates" / "0002" / "kernel.cpp"));
 }

@@ -187,8 +187,12 @@ std::optional<double> PtxFlow::special(const std::string& name) const {
   const int axis = name.back() == 'y' ? 1 : name.back() == 'z' ? 2 : 0;
   if (starts_with(name, "%ntid.")) return launch_.block[axis];
   if (starts_with(name, "%nctaid.")) return launch_.grid[axis];
-  if (starts_with(name, "%tid.")) return (launch_.block[axis] - 1) / 2;  // the mean thread
-  if (starts_with(name, "%ctaid.")) return (launch_.grid[axis] - 1) / 2;
+  // The mean thread, or the first or the last one (Corner) where a question needs both ends.
+  const auto index = [&](double extent) {
+    return corner_ == Corner::first ? 0.0 : corner_ == Corner::last ? extent - 1 : (extent - 1) / 2;
+  };
+  if (starts_with(name, "%tid.")) return index(launch_.block[axis]);
+  if (starts_with(name, "%ctaid.")) return index(launch_.grid[axis]);
   return std::nullopt;
 }
 

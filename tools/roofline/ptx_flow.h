@@ -70,7 +70,8 @@ class PtxFlow {
   /// The index dimensions any statement of the body reads.
   unsigned dims_used() const { return dims_used_; }
   /// The share of the launch's threads that runs statement `index` (1 unless a guard on a
-  /// thread index, such as threadIdx.x == 0, restricts it; ptx_share.cpp).
+  /// thread index, such as threadIdx.x == 0, restricts it, or a comparison that holds alike for
+  /// the first and the last thread skips it; ptx_share.cpp).
   double share(size_t index) const;
   /// The launch with its defaults filled in.
   const LaunchConfig& launch() const { return launch_; }
@@ -97,6 +98,7 @@ class PtxFlow {
   std::optional<PtxInduction> offset_induction(size_t def, const PtxLoop& loop, int depth) const;
   bool updated_in(const std::string& reg, const PtxLoop& loop) const;
   bool polled(const std::string& reg, const PtxLoop& loop, int depth) const;
+  bool rereads_memory(const PtxInstruction& load, const PtxLoop& loop) const;
 
   const std::vector<PtxInstruction>& body_;
   const std::vector<std::string>& params_;
@@ -108,6 +110,20 @@ class PtxFlow {
   std::vector<double> shares_;
   mutable std::map<std::pair<std::string, size_t>, bool> settled_;  ///< settled()'s answers.
   unsigned dims_used_ = 0;
+  /// Which thread and block indices value() takes: the launch's mean ones, or its first or
+  /// last (a comparison or a start that holds at both ends holds for every thread).
+  enum class Corner { mean, first, last };
+  mutable Corner corner_ = Corner::mean;
+  /// `f()` evaluated at the first and the last thread; set where both agree.
+  template <typename F>
+  auto at_both_ends(F f) const -> decltype(f()) {
+    corner_ = Corner::first;
+    const auto first = f();
+    corner_ = Corner::last;
+    const auto last = f();
+    corner_ = Corner::mean;
+    return first == last ? first : decltype(f()){};
+  }
   mutable int missing_param_ = -1;  ///< The last parameter a value needed and did not have.
   mutable bool estimated_ = false;  ///< A value used a remainder's mean (x & 3, x % 4).
 };

@@ -89,23 +89,26 @@ bool PtxFlow::settled_here(const std::vector<size_t>& defs, size_t at, int depth
   return true;
 }
 
-// A comparison of two values computable where it stands (loop-free, a launch's mean thread):
-// all threads one way ({1, 0} or {0, 1}); nvcc guards its unrolled loops so.
+// A comparison of two values computable where it stands (no loop changes them) that comes out
+// the same for the launch's first and last thread: all threads one way ({1, 0} or {0, 1});
+// nvcc guards its unrolled loops so. One that differs between them is unknown.
 PtxFlow::Odds PtxFlow::evaluated(const PtxInstruction& setp, const std::string& cmp) const {
   const size_t at = static_cast<size_t>(&setp - body_.data());
   for (size_t k = 1; k < 3; ++k)
     for (const auto& r : operand_registers(setp.operands[k]))
       if (!settled(r, at, 0)) return {1, 1};
-  estimated_ = false;
-  const auto a = value(setp.operands[1]), b = value(setp.operands[2]);
-  if (!a || !b || estimated_) return {1, 1};  // not on a remainder's mean
-  std::optional<bool> holds;
-  if (cmp == "eq") holds = *a == *b;
-  if (cmp == "ne") holds = *a != *b;
-  if (cmp == "lt" || cmp == "lo") holds = *a < *b;
-  if (cmp == "le" || cmp == "ls") holds = *a <= *b;
-  if (cmp == "gt" || cmp == "hi") holds = *a > *b;
-  if (cmp == "ge" || cmp == "hs") holds = *a >= *b;
+  const auto holds = at_both_ends([&]() -> std::optional<bool> {
+    estimated_ = false;
+    const auto a = value(setp.operands[1]), b = value(setp.operands[2]);
+    if (!a || !b || estimated_) return std::nullopt;  // not on a remainder's mean
+    if (cmp == "eq") return *a == *b;
+    if (cmp == "ne") return *a != *b;
+    if (cmp == "lt" || cmp == "lo") return *a < *b;
+    if (cmp == "le" || cmp == "ls") return *a <= *b;
+    if (cmp == "gt" || cmp == "hi") return *a > *b;
+    if (cmp == "ge" || cmp == "hs") return *a >= *b;
+    return std::nullopt;
+  });
   if (!holds) return {1, 1};
   return *holds ? Odds{1, 0} : Odds{0, 1};
 }
@@ -268,7 +271,7 @@ void PtxFlow::find_shares() {
   std::vector<double> block_share(blocks.size(), 0.0);
   auto edge_share = [&](size_t from, bool taken) {
     const PtxInstruction& last = body_[blocks[from].end - 1];
-    if (last.guard.empty()) return block_share[from];
+    if (last.guard.empty() || !(is_branch(last) || ends_flow(last))) return block_share[from];
     const bool negated = last.guard[0] == '!';
     const Odds o = odds(negated ? last.guard.substr(1) : last.guard);
     return std::min(block_share[from], taken != negated ? o.if_true : o.if_false);
@@ -276,7 +279,8 @@ void PtxFlow::find_shares() {
   for (size_t b : order) {
     double in = b == 0 ? 1.0 : 0.0;
     for (size_t p : blocks[b].prev) {
-      if (blocks[p].rpo == SIZE_MAX || dominates(blocks, b, p)) continue;
+      if (blocks[p].rpo == SIZE_MAX || (blocks[b].rpo <= blocks[p].rpo && dominates(blocks, b, p)))
+        continue;  // unreachable, or a back edge
       for (const auto& [to, taken] : blocks[p].next)
         if (to == b) in += edge_share(p, taken);
     }

@@ -115,7 +115,9 @@ std::optional<PtxInduction> PtxFlow::offset_induction(size_t def, const PtxLoop&
 }
 
 // Whether `reg` changes in the loop only as a value reread from addresses the loop does not
-// change (a flag polled until another thread sets it), possibly through a few operations.
+// change and never writes, by a load that must go to memory each time (volatile, acquire,
+// relaxed: a flag another thread sets), possibly through a few operations. A plain load the
+// compiler repeats because the loop may write there is a counter, not a wait.
 bool PtxFlow::polled(const std::string& reg, const PtxLoop& loop, int depth) const {
   auto it = defs_.find(reg);
   if (it == defs_.end() || depth > 3) return false;
@@ -124,6 +126,7 @@ bool PtxFlow::polled(const std::string& reg, const PtxLoop& loop, int depth) con
     if (d < loop.begin || d > loop.end) continue;
     const PtxInstruction& def = body_[d];
     const bool load = starts_with(def.opcode, "ld.") && !starts_with(def.opcode, "ld.param");
+    if (load && !rereads_memory(def, loop)) return false;
     reread = reread || load;
     for (size_t k = 1; k < def.operands.size(); ++k)
       for (const auto& r : operand_registers(def.operands[k])) {
@@ -133,6 +136,24 @@ bool PtxFlow::polled(const std::string& reg, const PtxLoop& loop, int depth) con
       }
   }
   return reread;
+}
+
+// A load that reads memory anew each time from an address no store, atomic or reduction of the
+// loop writes.
+bool PtxFlow::rereads_memory(const PtxInstruction& load, const PtxLoop& loop) const {
+  const std::string& op = load.opcode;
+  const bool fresh = op.find(".volatile") != std::string::npos ||
+                     op.find(".acquire") != std::string::npos ||
+                     op.find(".relaxed") != std::string::npos;
+  if (!fresh || op.find(".local") != std::string::npos || load.operands.size() < 2) return false;
+  for (size_t i = loop.begin; i <= loop.end; ++i) {
+    const std::string& w = body_[i].opcode;
+    const bool writes = starts_with(w, "st.") || starts_with(w, "atom.") || starts_with(w, "red.");
+    if (writes && std::find(body_[i].operands.begin(), body_[i].operands.end(), load.operands[1]) !=
+                      body_[i].operands.end())
+      return false;
+  }
+  return true;
 }
 
 void PtxFlow::count_trips(PtxLoop& loop, double default_trips) {
@@ -177,9 +198,16 @@ void PtxFlow::count_trips(PtxLoop& loop, double default_trips) {
       unrolled = std::max(unrolled, std::abs(iv->step));
     if (!iv || !bound || !iv->start || iv->step == 0) continue;
     const double trips = iteration_count(*iv, *bound);
-    // A count that starts at its bound runs no iteration (nvcc's remainder loops guard it); one
-    // past its bound is clamped to one (the mean thread's start can lie past it).
-    const bool none = *iv->start == *bound && !iv->geometric && iv->extra == 0;
+    // A count that starts at its bound for the first and the last thread alike runs no
+    // iteration (nvcc's remainder loops guard it); one past its bound is clamped to one (the
+    // mean thread's start can lie past it while other threads' do not).
+    const auto ends = at_both_ends([&]() -> std::optional<std::pair<double, double>> {
+      auto at_end = induction(test->operands[side], loop, 0);
+      auto end_bound = value(test->operands[3 - side]);
+      if (!at_end || !at_end->start || !end_bound) return std::nullopt;
+      return std::pair{*at_end->start, *end_bound};
+    });
+    const bool none = ends && ends->first == ends->second && !iv->geometric && iv->extra == 0;
     loop.trips = none ? 0 : std::clamp(std::isfinite(trips) ? trips : 1.0, 1.0, kMaxTrips);
     loop.known = !estimated_;
     loop.bound = fmt::format("{:g} to {:g} step {:g}{}", *iv->start, *bound, iv->step,
