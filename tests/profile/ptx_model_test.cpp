@@ -42,6 +42,23 @@ double ai(double work, const KernelEstimate& e) {
   return work / e.counters.dram_bytes;
 }
 
+// Hand-written PTX: an entry `k` of one pointer parameter (in %rd2, a global address) with
+// registers %p, %r, %f and %rd to spare, around `body`.
+std::string one_pointer_kernel(const std::string& body) {
+  return R"(
+.visible .entry k(
+	.param .u64 k_param_0
+)
+{
+	.reg .pred 	%p<3>;
+	.reg .b32 	%r<6>;
+	.reg .f32 	%f<4>;
+	.reg .b64 	%rd<3>;
+	ld.param.u64 	%rd1, [k_param_0];
+	cvta.to.global.u64 	%rd2, %rd1;)" +
+         body + "}\n";
+}
+
 #define NEED_NVCC() \
   if (constructs_ptx().empty()) GTEST_SKIP() << "nvcc not installed"
 
@@ -137,17 +154,7 @@ TEST(PtxModelTest, GuardsOnAThreadIndexCountOnlyTheThreadsThatPassThem) {
 // (a register, not a constant) splits the threads, so neither side may be dropped; a loop that
 // rereads a counter it also stores is a counter, not a wait on a flag.
 TEST(PtxModelTest, ThreadDependentComparisonsAndCountersInMemoryKeepTheirWork) {
-  const std::string ptx = R"(
-.visible .entry k(
-	.param .u64 k_param_0
-)
-{
-	.reg .pred 	%p<3>;
-	.reg .b32 	%r<6>;
-	.reg .f32 	%f<4>;
-	.reg .b64 	%rd<3>;
-	ld.param.u64 	%rd1, [k_param_0];
-	cvta.to.global.u64 	%rd2, %rd1;
+  const std::string ptx = one_pointer_kernel(R"(
 	mov.u32 	%r1, %tid.x;
 	mov.u32 	%r2, %ntid.x;
 	shr.u32 	%r3, %r2, 1;
@@ -163,8 +170,7 @@ $L__BB0_2:
 	setp.lt.s32 	%p2, %r4, 100;
 	@%p2 bra 	$L__BB0_2;
 	ret;
-}
-)";
+)");
   PtxOptions o;
   o.launch = {{256, 1, 1}, {10, 1, 1}};
   const auto all = cost_ptx_kernels(ptx, o);
@@ -176,17 +182,7 @@ $L__BB0_2:
 
 // nvcc places a guarded block after the kernel's ret and branches back from it: no loop.
 TEST(PtxModelTest, BranchBackFromABlockAfterRetIsNoLoop) {
-  const std::string ptx = R"(
-.visible .entry k(
-	.param .u64 k_param_0
-)
-{
-	.reg .pred 	%p<3>;
-	.reg .b32 	%r<4>;
-	.reg .f32 	%f<3>;
-	.reg .b64 	%rd<3>;
-	ld.param.u64 	%rd1, [k_param_0];
-	cvta.to.global.u64 	%rd2, %rd1;
+  const std::string ptx = one_pointer_kernel(R"(
 	mov.u32 	%r1, %tid.x;
 	setp.eq.s32 	%p1, %r1, 0;
 	@%p1 bra 	$L__BB0_3;
@@ -199,8 +195,7 @@ $L__BB0_1:
 $L__BB0_3:
 	atom.global.add.f32 	%f2, [%rd2], %f1;
 	bra.uni 	$L__BB0_1;
-}
-)";
+)");
   PtxOptions o;
   o.launch = {{128, 1, 1}, {10, 1, 1}};
   const auto all = cost_ptx_kernels(ptx, o);
