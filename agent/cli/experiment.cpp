@@ -13,6 +13,7 @@
 
 #include <fmt/format.h>
 
+#include "agent/llm/json_read.h"
 #include "util/files.h"
 #include "util/json.h"
 
@@ -45,12 +46,6 @@ Json speedup_of(const Json& verdict) {
           {"ci_high", json_number(verdict, "ci_high", speedup)},
           {"status", json_text(verdict, "status")},
           {"id", json_text(verdict, "id")}};
-}
-
-// A token count of a summary's usage: a whole number from 0 to 10^12, else 0.
-int64_t count_of(const Json& usage, const char* key) {
-  const double n = json_number(usage, key, 0.0);
-  return n >= 0 && n <= 1e12 ? static_cast<int64_t>(n) : 0;
 }
 
 }  // namespace
@@ -95,8 +90,8 @@ Json index_line(const Cell& cell, const std::string& run, const std::string& sta
   line["candidates"] = candidates.is_array() ? candidates.size() : 0;
   line["correct"] = correct;
   line["faster"] = faster;
-  line["input_tokens"] = count_of(usage, "input_tokens");
-  line["output_tokens"] = count_of(usage, "output_tokens");
+  line["input_tokens"] = llm::token_count_at(usage, "input_tokens");
+  line["output_tokens"] = llm::token_count_at(usage, "output_tokens");
   line["tokens_estimated"] = estimated.is_boolean() && estimated.get<bool>();
   line["cost_usd"] = json_number(usage, "cost_usd", 0.0);
   return line;

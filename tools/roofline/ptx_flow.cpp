@@ -31,19 +31,6 @@ unsigned index_bit(const std::string& name) {
   return 0;
 }
 
-std::optional<double> immediate(const std::string& text) {
-  if (text.empty() || text[0] == '%' || text[0] == '[' || starts_with(text, "0f") ||
-      starts_with(text, "0d"))
-    return std::nullopt;
-  char* end = nullptr;
-  const bool hex = starts_with(text, "0x") || starts_with(text, "-0x");
-  const double v = hex ? static_cast<double>(std::strtoll(text.c_str(), &end, 16))
-                       : std::strtod(text.c_str(), &end);
-  if (*end == 'U' || *end == 'u') ++end;
-  if (end == text.c_str() || *end != '\0') return std::nullopt;
-  return v;
-}
-
 bool is_symbol(const std::string& operand) {
   return !operand.empty() &&
          (std::isalpha(static_cast<unsigned char>(operand[0])) || operand[0] == '_');
@@ -61,6 +48,27 @@ std::string family(const std::string& opcode) {
 }
 
 }  // namespace
+
+std::optional<double> ptx_immediate(const std::string& text) {
+  if (text.empty() || text[0] == '%' || text[0] == '[' || starts_with(text, "0f") ||
+      starts_with(text, "0d"))
+    return std::nullopt;
+  char* end = nullptr;
+  const bool hex = starts_with(text, "0x") || starts_with(text, "-0x");
+  const double v = hex ? static_cast<double>(std::strtoll(text.c_str(), &end, 16))
+                       : std::strtod(text.c_str(), &end);
+  if (*end == 'U' || *end == 'u') ++end;
+  if (end == text.c_str() || *end != '\0') return std::nullopt;
+  return v;
+}
+
+bool is_ptx_branch(const PtxInstruction& inst) {
+  return starts_with(inst.opcode, "bra") && !inst.operands.empty();
+}
+
+bool ends_ptx_flow(const PtxInstruction& inst) {
+  return starts_with(inst.opcode, "ret") || starts_with(inst.opcode, "exit");
+}
 
 std::vector<std::string> defined_registers(const PtxInstruction& inst) {
   if (defines_nothing(inst.opcode) || inst.operands.empty()) return {};
@@ -109,12 +117,11 @@ bool PtxFlow::reaches(size_t from, size_t to, const std::map<std::string, size_t
     if (i == to) return true;
     seen[i] = true;
     const PtxInstruction& inst = body_[i];
-    const bool branch = starts_with(inst.opcode, "bra") && !inst.operands.empty();
+    const bool branch = is_ptx_branch(inst);
     if (branch)
       if (auto target = labels.find(inst.operands.back()); target != labels.end())
         todo.push_back(target->second);
-    const bool ends = starts_with(inst.opcode, "ret") || starts_with(inst.opcode, "exit");
-    if (!((branch || ends) && inst.guard.empty())) todo.push_back(i + 1);
+    if (!((branch || ends_ptx_flow(inst)) && inst.guard.empty())) todo.push_back(i + 1);
   }
   return false;
 }
@@ -197,7 +204,7 @@ std::optional<double> PtxFlow::special(const std::string& name) const {
 }
 
 std::optional<double> PtxFlow::value(const std::string& operand, int depth) const {
-  if (auto v = immediate(operand)) return v;
+  if (auto v = ptx_immediate(operand)) return v;
   if (depth > kMaxEvalDepth || operand.empty() || operand[0] != '%') return std::nullopt;
   if (is_special_register(operand)) return special(operand);
   auto it = defs_.find(operand);

@@ -128,6 +128,13 @@ class PtxFlow {
   mutable bool estimated_ = false;  ///< A value used a remainder's mean (x & 3, x % 4).
 };
 
+/// An integer or floating-point literal operand ("32", "-1", "0x1f", "7U"), or nullopt.
+std::optional<double> ptx_immediate(const std::string& operand);
+
+/// A branch statement with its target; a statement after which the thread runs nothing more.
+bool is_ptx_branch(const PtxInstruction& inst);
+bool ends_ptx_flow(const PtxInstruction& inst);
+
 /// The registers a statement defines (its destinations).
 std::vector<std::string> defined_registers(const PtxInstruction& inst);
 

@@ -6,9 +6,7 @@
 // most its immediate dominator's (ways that split and join again add up to what they began
 // with; two guards in a row count as the more restrictive one, not their product).
 #include <algorithm>
-#include <cctype>
 #include <cmath>
-#include <cstdlib>
 #include <map>
 
 #include "tools/roofline/ptx_flow.h"
@@ -21,12 +19,10 @@ namespace {
 constexpr int kMaxPasses = 64;
 constexpr int kMaxSettledDepth = 24;
 
+// A whole-number literal operand (a constant a thread index is compared with or shifted by).
 std::optional<double> whole(const std::string& text) {
-  if (text.empty() || !(std::isdigit(static_cast<unsigned char>(text[0])) || text[0] == '-'))
-    return std::nullopt;
-  char* end = nullptr;
-  const long long v = std::strtoll(text.c_str(), &end, 0);
-  return *end == '\0' ? std::optional<double>(static_cast<double>(v)) : std::nullopt;
+  const auto v = ptx_immediate(text);
+  return v && *v == std::floor(*v) ? v : std::nullopt;
 }
 
 bool is_power_of_two(double v) {
@@ -168,14 +164,6 @@ struct Block {
   size_t idom = SIZE_MAX;
 };
 
-bool is_branch(const PtxInstruction& inst) {
-  return starts_with(inst.opcode, "bra") && !inst.operands.empty();
-}
-
-bool ends_flow(const PtxInstruction& inst) {
-  return starts_with(inst.opcode, "ret") || starts_with(inst.opcode, "exit");
-}
-
 std::vector<Block> split_blocks(const std::vector<PtxInstruction>& body) {
   std::vector<Block> blocks;
   std::map<std::string, size_t> label_block;
@@ -185,15 +173,15 @@ std::vector<Block> split_blocks(const std::vector<PtxInstruction>& body) {
       blocks.push_back({i, i, {}, {}});
     blocks.back().end = i + 1;
     if (!body[i].label.empty()) label_block[body[i].label] = blocks.size() - 1;
-    if (is_branch(body[i]) || ends_flow(body[i])) blocks.push_back({i + 1, i + 1, {}, {}});
+    if (is_ptx_branch(body[i]) || ends_ptx_flow(body[i])) blocks.push_back({i + 1, i + 1, {}, {}});
   }
   while (!blocks.empty() && blocks.back().end == blocks.back().begin) blocks.pop_back();
   for (size_t b = 0; b < blocks.size(); ++b) {
     const PtxInstruction& last = body[blocks[b].end - 1];
-    if (is_branch(last))
+    if (is_ptx_branch(last))
       if (auto t = label_block.find(last.operands.back()); t != label_block.end())
         blocks[b].next.push_back({t->second, true});
-    const bool falls = !(is_branch(last) || ends_flow(last)) || !last.guard.empty();
+    const bool falls = !(is_ptx_branch(last) || ends_ptx_flow(last)) || !last.guard.empty();
     if (falls && b + 1 < blocks.size()) blocks[b].next.push_back({b + 1, false});
     for (const auto& [to, taken] : blocks[b].next) blocks[to].prev.push_back(b);
   }
@@ -271,7 +259,8 @@ void PtxFlow::find_shares() {
   std::vector<double> block_share(blocks.size(), 0.0);
   auto edge_share = [&](size_t from, bool taken) {
     const PtxInstruction& last = body_[blocks[from].end - 1];
-    if (last.guard.empty() || !(is_branch(last) || ends_flow(last))) return block_share[from];
+    if (last.guard.empty() || !(is_ptx_branch(last) || ends_ptx_flow(last)))
+      return block_share[from];
     const bool negated = last.guard[0] == '!';
     const Odds o = odds(negated ? last.guard.substr(1) : last.guard);
     return std::min(block_share[from], taken != negated ? o.if_true : o.if_false);
@@ -290,7 +279,7 @@ void PtxFlow::find_shares() {
   }
   for (size_t i = 0; i < body_.size(); ++i) {  // a predicated statement runs where it holds
     const std::string& g = body_[i].guard;
-    if (g.empty() || is_branch(body_[i])) continue;
+    if (g.empty() || is_ptx_branch(body_[i])) continue;
     const Odds o = odds(g[0] == '!' ? g.substr(1) : g);
     shares_[i] = std::min(shares_[i], g[0] == '!' ? o.if_false : o.if_true);
   }
