@@ -44,7 +44,10 @@ class Standardize : public kopt_bench::Problem {
     if (k == 2) {
       decay_ = 0;
       eps_ = 0;
-      rng.fill(var_, 1e-300, 1e-290);
+      // Log-uniform over every positive double to 1e300, subnormals included (red team 29:
+      // sqrt(1 / (var + eps)) overflows below 5.6e-309, where 1 / sqrt(var + eps) is finite;
+      // a floor of 1e-300 never reached it).
+      for (double& v : var_) v = std::exp(rng.uniform(std::log(4.9e-324), std::log(1e300)));
     }
     if (k == 3) {
       decay_ = 20.0;
