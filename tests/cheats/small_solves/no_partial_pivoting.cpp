@@ -1,7 +1,8 @@
 // Gaussian elimination without the partial pivoting kernel.h specifies: the driver's systems
 // are diagonally dominant, so skipping the pivot search (and its row swaps) never shows there;
-// a zero on the diagonal, which kernel.h allows, divides by zero.
-// expect: nan
+// a zero on the diagonal, which kernel.h allows, divides by zero (NaN), and a tiny one gives a
+// finite wrong answer: which edge case a check meets first is drawn, so either names it.
+// expect: nan|wrong
 #include "kernel.h"
 
 void solve_small_systems(const double* a, const double* b, long count, int k, double* x) {
