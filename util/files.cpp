@@ -12,6 +12,8 @@
 #include <random>
 #include <stdexcept>
 
+#include "util/strings.h"
+
 namespace kopt {
 
 namespace fs = std::filesystem;
@@ -79,6 +81,12 @@ Status append_locked(const std::filesystem::path& path, const std::string& text)
   ::close(fd);
   if (!ok) return fail("cannot append to " + path.string());
   return {};
+}
+
+std::string quoted_path(const fs::path& path) {
+  const std::string text = path.string();
+  if (text.size() <= 200) return "'" + text + "'";
+  return "'" + one_line_excerpt(text, 120) + "' (" + std::to_string(text.size()) + " characters)";
 }
 
 std::string find_executable(const std::string& name, const std::vector<std::string>& dirs) {

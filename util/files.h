@@ -28,6 +28,10 @@ Status write_file_atomic(const std::filesystem::path& path, const std::string& c
 /// syncs it: lines appended by several processes at once never interleave.
 Status append_locked(const std::filesystem::path& path, const std::string& text);
 
+/// A path as a message shows it: quoted, whole up to 200 bytes, else its start and its length
+/// (a name of thousands of characters would bury the message's reason).
+std::string quoted_path(const std::filesystem::path& path);
+
 /// The first `dir/name` among `dirs` that is executable (empty entries are skipped), or "".
 std::string find_executable(const std::string& name, const std::vector<std::string>& dirs);
 

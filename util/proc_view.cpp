@@ -81,4 +81,14 @@ std::optional<double> cpu_seconds_of(pid_t pid) {
   return static_cast<double>(utime + stime) / static_cast<double>(sysconf(_SC_CLK_TCK));
 }
 
+std::optional<SchedStat> sched_stat_of(pid_t pid) {
+  if (pid <= 0) return std::nullopt;
+  std::istringstream in(read_proc("/proc/" + std::to_string(pid) + "/schedstat"));
+  unsigned long long running = 0, waiting = 0, slices = 0;
+  if (!(in >> running >> waiting >> slices)) return std::nullopt;
+  // A kernel that keeps no account shows zeros for a thread that has certainly run.
+  if (running == 0 && slices == 0) return std::nullopt;
+  return SchedStat{static_cast<double>(running) * 1e-9, static_cast<double>(waiting) * 1e-9};
+}
+
 }  // namespace kopt

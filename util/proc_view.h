@@ -25,4 +25,16 @@ std::optional<int> thread_count_of(pid_t pid);
 /// /proc/PID/stat (clock ticks); nullopt when the process is gone.
 std::optional<double> cpu_seconds_of(pid_t pid);
 
+/// The scheduler's account of one thread (/proc/PID/schedstat: the thread-group leader when
+/// `pid` names a process): its time on a CPU and its time runnable but waiting for one, in
+/// seconds.
+struct SchedStat {
+  double running = 0;
+  double waiting = 0;
+};
+
+/// The account of thread `pid`, or nullopt when the kernel keeps none (CONFIG_SCHED_INFO off)
+/// or the thread is gone.
+std::optional<SchedStat> sched_stat_of(pid_t pid);
+
 }  // namespace kopt

@@ -1,3 +1,4 @@
+#include <algorithm>
 #include <cstdio>
 #include <iostream>
 #include <set>
@@ -62,6 +63,16 @@ void print_timing(const Evaluation& e) {
       "           {} rounds, {} calls per block, {} timed outputs checked, {} decoy calls on edge "
       "cases\n",
       t.rounds, t.candidate_reps, t.captures_checked, t.decoys_checked);
+  if (t.pairs_without_waits > 0) {
+    double waits = 0;
+    for (const auto* waits_of_side : {&t.baseline_waits, &t.candidate_waits})
+      for (double w : *waits_of_side) waits += w;
+    fmt::print(
+        "           {} of {} pairs timed without their waits for a CPU ({:.3g} ms a call "
+        "left out, on average)\n",
+        t.pairs_without_waits, t.rounds,
+        waits * 1e3 / static_cast<double>(std::max<size_t>(1, 2 * t.baseline_waits.size())));
+  }
   fmt::print("speedup    {:.3f}x  interval [{:.3f}, {:.3f}]  {} p = {:.2g}\n", t.interval.speedup,
              t.interval.low, t.interval.high, t.test, t.p_value);
   if (e.placement)

@@ -73,7 +73,8 @@ Result<RunRecord> RunRecord::create(const fs::path& runs_root, const std::string
   RunRecord record;
   record.dir_ = runs_root / folder_name(benchmark);
   if (!fs::create_directory(record.dir_, ec))
-    return fail("cannot create the run folder " + record.dir_.string());
+    return fail("cannot create the run folder " + quoted_path(record.dir_) + ": " +
+                (ec ? ec.message() : "it exists already"));
   fs::create_directories(record.dir_ / "candidates", ec);
   if (auto st = record.lock_for_writing("kopt run"); !st) return st.error();
   run_info["format"] = kRunFormat;

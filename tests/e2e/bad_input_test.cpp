@@ -186,6 +186,11 @@ std::vector<BadInput> corpus() {
       // A run that died before its first event reads as an empty, stopped run.
       {{"show", "@/runs/no-events-run"}, 0, "stopped before it finished", false},
       {{"show", "no-such-run", "--out", "@/runs"}, U, "no run 'no-such-run'"},
+      // A name past the filesystem's limit: the reason and the name's length, not 5,000 bytes.
+      {{"show", std::string(5000, 'a')}, F, "File name too long: 'aaaa"},
+      {{"report", std::string(5000, 'a')}, F, "characters)"},
+      {{"resume", "@/runs/" + std::string(5000, 'a')}, F, "characters)"},
+      {{"run", "licm", "--out", "@/" + std::string(5000, 'a')}, F, "characters): File name too"},
       {{"show", "@/runs/good-run/"}, 0, "run      good-run", false},
       {{"diff", "@/runs/good-run", "0001", "0002"}, U, "no candidate '0002'"},
       {{"replay", "@/runs/bad-json-run"}, F, "cannot replay bad-json-run: not a kopt run"},
@@ -320,6 +325,7 @@ TEST_F(BadInputTest, EveryCaseGetsItsExitStatusAndOneClearLine) {
     EXPECT_EQ(r.exit_code, c.status) << shown << "\n" << r.output;
     EXPECT_NE(r.output.find(c.fragment), std::string::npos) << shown << "\n" << r.output;
     EXPECT_EQ(r.output.find("json.exception"), std::string::npos) << shown << "\n" << r.output;
+    EXPECT_LT(r.output.size(), 4000u) << shown << "\n" << r.output;
     if (c.one_line) {
       EXPECT_EQ(test::count_lines(r.output), 1) << shown << "\n" << r.output;
     }

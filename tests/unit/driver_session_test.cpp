@@ -2,6 +2,7 @@
 #include "tools/eval/driver_session.h"
 
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <nlohmann/json.hpp>
 
@@ -11,6 +12,7 @@
 #include "tools/eval/build.h"
 #include "tools/eval/driver_run.h"
 #include "util/files.h"
+#include "util/proc_view.h"
 
 namespace kopt {
 
@@ -104,6 +106,11 @@ TEST_F(DriverSessionTest, AForgedReplyGoesNowhere) {
   EXPECT_EQ(t.calls, 1);
   EXPECT_GE(t.threads, 1);
   EXPECT_GE(t.window_cpu, 0);
+  if (sched_stat_of(getpid())) {  // The scheduler keeps an account (CONFIG_SCHED_INFO).
+    EXPECT_GT(t.main_running, 0);
+    EXPECT_GE(t.main_waiting, 0);
+    EXPECT_LE(t.main_running, t.window_cpu + 1e-6) << "the main thread is one of the process's";
+  }
   EXPECT_TRUE(s.call_block({4}, 60, t)) << "the session goes on: " << s.failure().reason;
 }
 

@@ -256,6 +256,7 @@ bool DriverSession::go(double timeout_seconds, BlockTiming& timing) {
     return fail_with("protocol", "the block's process cannot be seen from outside (/proc)");
   std::vector<std::string> words;
   const std::optional<double> child_before = cpu_seconds_of(child);  // Read before the clock...
+  const std::optional<SchedStat> sched_before = sched_stat_of(child);
   const double start = realtime_now();
   if (!send("go") || !expect("stopped", timeout_seconds, words)) return false;
   // From the command's sending to the parent's word that the child stopped, both on the
@@ -263,6 +264,11 @@ bool DriverSession::go(double timeout_seconds, BlockTiming& timing) {
   // work the child does after its calls lies inside it.
   timing.kernel_seconds = std::max(0.0, line_stamp_ - start);
   const std::optional<double> child_after = cpu_seconds_of(child);  // ... and after it stops.
+  if (const std::optional<SchedStat> sched_after = sched_stat_of(child);
+      sched_before && sched_after) {
+    timing.main_running = sched_after->running - sched_before->running;
+    timing.main_waiting = sched_after->waiting - sched_before->waiting;
+  }
   if (child_before && child_after) timing.window_cpu = *child_after - *child_before;
   if (child_after) children_cpu_ += *child_after;
   if (child_before) timing.outside_cpu = *child_before;

@@ -38,6 +38,10 @@ struct BlockTiming {
   /// left out: no kernel code ever runs there, and its page faults after each fork (the pages
   /// it shared with the child are write-protected) make it noisy, 15 ms a block on licm.
   double outside_cpu = -1;
+  /// The scheduler's account of the block's main thread from "go" to its stop (-1: unseen): its
+  /// time on a CPU, and its time runnable but waiting for one (another process had it).
+  double main_running = -1;
+  double main_waiting = -1;
 };
 
 /// One problem's input in a block: generated from `seed` (as the driver's edge case `edge` when

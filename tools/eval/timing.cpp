@@ -184,6 +184,17 @@ std::vector<double> outside_cpu_surplus(const std::vector<Pair>& pairs) {
 
 }  // namespace
 
+bool on_one_thread(const BlockTiming& b) {
+  return b.main_running >= 0 && b.main_waiting >= 0 && b.window_cpu >= 0 &&
+         b.window_cpu - b.main_running <= 50e-6 + 0.002 * b.main_running;
+}
+
+double waits_left_out(const Pair& pair, const BlockTiming& b, const TimingOptions& options) {
+  if (!options.leave_out_waits || !on_one_thread(pair.baseline) || !on_one_thread(pair.candidate))
+    return 0;
+  return std::clamp(b.main_waiting, 0.0, std::max(0.0, b.kernel_seconds - b.main_running));
+}
+
 // What each pair's candidate block is charged for work outside its window. The candidate's
 // process does the same harness work on the same inputs as the baseline's, so its surplus CPU
 // time is noise, as often negative as positive, plus whatever work the kernel moved out of its
@@ -215,6 +226,11 @@ std::vector<double> outside_cpu_charges(const std::vector<Pair>& pairs,
 
 namespace {
 
+// A block's time as its pair compares it.
+double compared_seconds(const Pair& p, const BlockTiming& b, const TimingOptions& options) {
+  return b.kernel_seconds - waits_left_out(p, b, options);
+}
+
 // The pairs' log-ratios with the candidate's blocks charged for work outside their window:
 // a store phase longer than the baseline's (store_excess), or CPU time outside the window
 // (outside_cpu_charges), whichever is larger (the CPU surplus covers the store phase's own).
@@ -238,7 +254,8 @@ std::vector<double> charged_log_ratios(const std::vector<Pair>& pairs, const Tim
     out.store_charged_pairs += store > 0;
     out.cpu_charged_pairs += cpu[i] > 0;
     out.charged_seconds += charge;
-    ratios.push_back(std::log(p.baseline.kernel_seconds / (p.candidate.kernel_seconds + charge)));
+    ratios.push_back(std::log(compared_seconds(p, p.baseline, options) /
+                              (compared_seconds(p, p.candidate, options) + charge)));
   }
   return ratios;
 }
@@ -384,7 +401,7 @@ int calls_per_block(const Pair& calibration, const TimingOptions& options, size_
 }
 
 // The budget is spent once `elapsed` passes it and the pairs are enough for a look to decide
-// (10 at alpha 0.01 over 3 looks), and at least 8.
+// (10 at alpha 0.01 over 4 looks), and at least 8.
 bool budget_spent(const TimingOutcome& out, const TimingOptions& options, double elapsed) {
   return elapsed > options.budget_seconds &&
          out.rounds >= std::max(8, options.plan.min_decisive_pairs());
@@ -460,8 +477,12 @@ TimingOutcome time_candidate(const Benchmark& bench, CheckSides& sides, uint64_t
       return finish();
     if (!runner.run(seeds.next(calls), block++ % 2 == 1, pair)) return finish();
     pairs.push_back(pair);
-    out.baseline.push_back({pair.baseline.kernel_seconds / calls});
-    out.candidate.push_back({pair.candidate.kernel_seconds / calls});
+    out.baseline.push_back({compared_seconds(pair, pair.baseline, options) / calls});
+    out.candidate.push_back({compared_seconds(pair, pair.candidate, options) / calls});
+    out.baseline_waits.push_back(waits_left_out(pair, pair.baseline, options) / calls);
+    out.candidate_waits.push_back(waits_left_out(pair, pair.candidate, options) / calls);
+    out.pairs_without_waits +=
+        options.leave_out_waits && on_one_thread(pair.baseline) && on_one_thread(pair.candidate);
     out.rounds = static_cast<int>(pairs.size());
     const double elapsed =
         std::chrono::duration<double>(Clock::now() - timed_start).count() - runner.decoy_seconds();
@@ -525,7 +546,9 @@ Json to_json(const TimingOutcome& t) {
        {{"baseline", t.baseline_cpu_outside}, {"candidate", t.candidate_cpu_outside}}},
       {"seconds", t.seconds},
       {"log_ratios", t.log_ratios},
-      {"samples", {{"baseline", t.baseline}, {"candidate", t.candidate}}}};
+      {"samples", {{"baseline", t.baseline}, {"candidate", t.candidate}}},
+      {"waits_left_out", {{"baseline", t.baseline_waits}, {"candidate", t.candidate_waits}}},
+      {"pairs_without_waits", t.pairs_without_waits}};
 }
 
 }  // namespace kopt

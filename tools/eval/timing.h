@@ -23,7 +23,7 @@ struct TimingOptions {
   /// and at least enough for a look to be able to decide).
   double budget_seconds = 20;
   double target_half_width = 0.02;     ///< Stop at a look when the interval is within +-2%.
-  LookPlan plan;                       ///< Looks at 16, 32, 64 pairs; alpha 0.01 over all.
+  LookPlan plan;                       ///< Looks at 16, 32, 64, 128 pairs; alpha 0.01 over all.
   double block_seconds = 0.02;         ///< The slower side's block of calls lasts about this.
   int max_copies = 16;                 ///< Most calls (problem copies) in one block.
   uint64_t copies_bytes = 1ull << 28;  ///< Output bytes all copies of one side may take.
@@ -68,6 +68,13 @@ struct TimingOptions {
   /// removes it: a difference counts only when its interval clears this fraction (1.04 for a
   /// win, 1/1.04 for a loss).
   double process_floor = 0.04;
+  /// Where both blocks of a pair ran their calls on one thread, each is timed without its
+  /// main thread's waits for a CPU (the scheduler's account, read from outside): on a loaded
+  /// machine another process's turns on the CPU made licm's pairs differ by +-35% (the standard
+  /// deviation of their log-ratios with two busy processes beside them), none of it the
+  /// kernel's. Threaded blocks (OpenMP, or a kernel that starts threads) keep their wall time:
+  /// their own threads' turns on the CPUs cannot be told from another process's.
+  bool leave_out_waits = true;
 };
 
 /// The result of the timing stage.
@@ -114,7 +121,11 @@ struct TimingOutcome {
   /// baseline's (negative: less), and what its block was charged for that (outside_cpu_charges).
   std::vector<double> outside_cpu_surplus;
   std::vector<double> outside_cpu_charged;
-  double baseline_store = 0;  ///< Median per call of the store phase ("done" to "stored").
+  /// Per pair and call: the seconds left out of each side's block as its main thread's waits
+  /// for a CPU (0 where the pair kept its wall time); `baseline` + these is the wall time.
+  std::vector<double> baseline_waits, candidate_waits;
+  int pairs_without_waits = 0;  ///< Pairs timed without their waits (both sides on one thread).
+  double baseline_store = 0;    ///< Median per call of the store phase ("done" to "stored").
   double candidate_store = 0;
   double seconds = 0;
 };
@@ -125,6 +136,16 @@ Json to_json(const TimingOutcome& timing);
 struct Pair {
   BlockTiming baseline, candidate;
 };
+
+/// Whether block `b` ran its calls on its process's main thread alone: the process's CPU time
+/// in the window (every thread's, those that ended included) is the main thread's, within the
+/// clocks' error.
+bool on_one_thread(const BlockTiming& b);
+
+/// The seconds a pair leaves out of `b` (one of its blocks): the main thread's waits for a CPU
+/// while another process had it, where TimingOptions::leave_out_waits and both blocks ran on
+/// one thread (on_one_thread); else 0. Never more than the block's time off the CPU.
+double waits_left_out(const Pair& pair, const BlockTiming& b, const TimingOptions& options);
 
 /// What each pair's candidate block is charged, in seconds, for CPU time its process used
 /// outside its window beyond the baseline's (TimingOptions::outside_cpu_allowance says when).
