@@ -116,6 +116,11 @@ TEST(GpuCalibrationTest, ASweepWithoutAPointOrWorkIsAnError) {
   auto e = fit_gpu_efficiency(points, h100());
   ASSERT_FALSE(e);
   EXPECT_NE(e.error().message.find("kg_stream"), std::string::npos);
+  points = sweep();
+  points["kg_fma64"].seconds *= 1e-3;  // A thousand times the table's FP64 peak.
+  e = fit_gpu_efficiency(points, h100());
+  ASSERT_FALSE(e);
+  EXPECT_NE(e.error().message.find("FP64 efficiency"), std::string::npos) << e.error().message;
 }
 
 TEST(GpuCalibrationTest, ItsDocumentRoundTripsAndABadOneIsRefused) {
@@ -134,6 +139,18 @@ TEST(GpuCalibrationTest, ItsDocumentRoundTripsAndABadOneIsRefused) {
   bad = to_json(c);
   bad["format"] = "kopt-calibration/1";
   EXPECT_FALSE(gpu_calibration_from_json(bad));
+  // Figures no GPU measures: a cached document with them is measured again.
+  for (const auto& [key, value] : {std::pair{"memory_efficiency", 1e6},
+                                   {"int_efficiency", 2.0},
+                                   {"atomics_per_second", 1e300},
+                                   {"first_launch_seconds", 5.0},
+                                   {"next_launch_seconds", -1e-6}}) {
+    bad = to_json(c);
+    bad[key] = value;
+    auto refused = gpu_calibration_from_json(bad);
+    ASSERT_FALSE(refused) << key;
+    EXPECT_NE(refused.error().message.find("outside"), std::string::npos) << key;
+  }
 }
 
 TEST(GpuCalibrationTest, NamesTheTableEntryOfAGpu) {

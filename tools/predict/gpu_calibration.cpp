@@ -160,6 +160,27 @@ fs::path cache_path(const ExecutionContext& ctx, const std::string& identity,
 
 }  // namespace
 
+Status check_gpu_efficiency(const GpuEfficiency& e) {
+  for (const auto& [name, share] :
+       {std::pair{"DRAM", e.memory}, {"FP32", e.fp32}, {"FP64", e.fp64}, {"integer", e.int_ops}})
+    if (!(share > 0 && share <= kMostGpuEfficiency))
+      return fail(fmt::format(
+          "the GPU calibration's {} efficiency is {:.3g}, outside (0, {}] of the hardware "
+          "table's peak: the sweep's counts or the table entry are wrong",
+          name, share, kMostGpuEfficiency));
+  if (!(e.atomics_per_second > 0 && e.atomics_per_second <= 1e14))
+    return fail(
+        fmt::format("the GPU calibration's {:.3g} contended atomics a second is outside "
+                    "(0, 1e14]",
+                    e.atomics_per_second));
+  for (const auto& [name, seconds] :
+       {std::pair{"first", e.first_launch_seconds}, {"each further", e.next_launch_seconds}})
+    if (!(seconds >= 0 && seconds <= 0.1))
+      return fail(fmt::format("the GPU calibration's {} launch takes {:.3g} s, outside [0, 0.1] s",
+                              name, seconds));
+  return {};
+}
+
 Result<GpuEfficiency> fit_gpu_efficiency(const std::map<std::string, GpuSweepPoint>& points,
                                          const HardwareSpec& gpu) {
   for (const char* name :
@@ -184,6 +205,7 @@ Result<GpuEfficiency> fit_gpu_efficiency(const std::map<std::string, GpuSweepPoi
                                     {"kg_atomic", e.atomics_per_second}})
     if (!(value > 0))
       return fail(std::string("the PTX model counts no work in the GPU sweep's ") + name);
+  if (auto st = check_gpu_efficiency(e); !st) return st.error();
   return e;
 }
 
@@ -282,9 +304,7 @@ Result<GpuCalibration> gpu_calibration_from_json(const Json& doc) {
   e.atomics_per_second = json_number(doc, "atomics_per_second", 0);
   e.first_launch_seconds = json_number(doc, "first_launch_seconds", -1);
   e.next_launch_seconds = json_number(doc, "next_launch_seconds", -1);
-  if (!(e.memory > 0 && e.fp32 > 0 && e.fp64 > 0 && e.int_ops > 0 && e.atomics_per_second > 0 &&
-        e.first_launch_seconds >= 0 && e.next_launch_seconds >= 0))
-    return fail("the GPU calibration document has a figure that is missing or not positive");
+  if (auto st = check_gpu_efficiency(e); !st) return st.error();
   c.gpu = json_text(doc, "gpu", "");
   c.hardware = json_text(doc, "hardware", "");
   c.measured_at = json_text(doc, "measured_at", "");

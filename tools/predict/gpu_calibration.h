@@ -38,6 +38,15 @@ struct GpuSweepPoint {
 /// The efficiencies from the sweep's points ("kg_stream", "kg_fma32", "kg_fma64", "kg_int",
 /// "kg_atomic", "launch_1", "launch_100") on `gpu`; an Error names a point missing or
 /// without work.
+/// The most of a hardware table's peak a calibration may measure: above it, the sweep's counts
+/// or the table entry are wrong (an H200 measured 73% to 92%).
+inline constexpr double kMostGpuEfficiency = 1.5;
+
+/// An Error naming the first figure of `e` outside its bounds: each efficiency in
+/// (0, kMostGpuEfficiency], contended atomics in (0, 1e14] a second, launches in [0, 0.1] s.
+/// A cached document past them is measured again.
+Status check_gpu_efficiency(const GpuEfficiency& e);
+
 Result<GpuEfficiency> fit_gpu_efficiency(const std::map<std::string, GpuSweepPoint>& points,
                                          const HardwareSpec& gpu);
 
