@@ -63,6 +63,10 @@ void print_timing(const Evaluation& e) {
       "           {} rounds, {} calls per block, {} timed outputs checked, {} decoy calls on edge "
       "cases\n",
       t.rounds, t.candidate_reps, t.captures_checked, t.decoys_checked);
+  if (!t.waits_alike)
+    fmt::print(
+        "           wall times kept: the candidate's main thread waited for a CPU "
+        "markedly more than the baseline's (its own doing: pinned or yielding)\n");
   if (t.pairs_without_waits > 0) {
     double waits = 0;
     for (const auto* waits_of_side : {&t.baseline_waits, &t.candidate_waits})

@@ -3,6 +3,9 @@
 // kopt could not read.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <random>
+
 #include "tools/eval/timing.h"
 
 namespace kopt {
@@ -65,6 +68,43 @@ TEST(WaitsLeftOutTest, SwitchedOffLeavesTheWallTime) {
   TimingOptions options;
   options.leave_out_waits = false;
   EXPECT_EQ(waits_left_out(p, p.baseline, options), 0);
+}
+
+// `count` pairs of one-threaded blocks: each side's main thread on the CPU for `running`
+// seconds and waiting a share of its runnable time drawn around `base_share` and `cand_share`.
+std::vector<Pair> pairs_waiting(int count, double base_share, double cand_share) {
+  std::mt19937 rng(11);
+  std::uniform_real_distribution<double> jitter(-0.08, 0.08);
+  std::vector<Pair> pairs;
+  for (int i = 0; i < count; ++i) {
+    const double running = 0.030;
+    const double b = std::clamp(base_share + jitter(rng), 0.0, 0.9);
+    const double c = std::clamp(cand_share + jitter(rng), 0.0, 0.9);
+    const double b_wait = running * b / (1 - b), c_wait = running * c / (1 - c);
+    pairs.push_back({block(running + b_wait, running, b_wait, running),
+                     block(running + c_wait, running, c_wait, running)});
+  }
+  return pairs;
+}
+
+TEST(WaitsLeftOutTest, LoadOnBothSidesIsLeftOut) {
+  // Another process took a third of the CPU from both sides, more in some pairs than others.
+  EXPECT_TRUE(waits_alike(pairs_waiting(64, 0.33, 0.33), TimingOptions{}));
+  EXPECT_TRUE(waits_alike(pairs_waiting(64, 0.0, 0.0), TimingOptions{}));
+}
+
+TEST(WaitsLeftOutTest, ACandidateThatMakesItselfWaitKeepsItsWallTime) {
+  // Pinned to a CPU a busy process holds (red team 30): half its runnable time waiting where
+  // the baseline waited a few percent.
+  EXPECT_FALSE(waits_alike(pairs_waiting(16, 0.03, 0.55), TimingOptions{}));
+  // Its waits are its own, whichever side of the pair it ran on, even with the load on both.
+  EXPECT_FALSE(waits_alike(pairs_waiting(64, 0.30, 0.45), TimingOptions{}));
+  // Too few pairs to tell: the first looks come at 16.
+  EXPECT_TRUE(waits_alike(pairs_waiting(4, 0.03, 0.55), TimingOptions{}));
+}
+
+TEST(WaitsLeftOutTest, ABaselineThatWaitsMoreIsNoReasonToDistrust) {
+  EXPECT_TRUE(waits_alike(pairs_waiting(64, 0.40, 0.10), TimingOptions{}));
 }
 
 }  // namespace

@@ -195,6 +195,26 @@ double waits_left_out(const Pair& pair, const BlockTiming& b, const TimingOption
   return std::clamp(b.main_waiting, 0.0, std::max(0.0, b.kernel_seconds - b.main_running));
 }
 
+namespace {
+
+// The share of its time runnable that a block's main thread spent waiting for a CPU.
+double waiting_share(const BlockTiming& b) {
+  const double runnable = b.main_running + b.main_waiting;
+  return runnable > 0 ? b.main_waiting / runnable : 0;
+}
+
+}  // namespace
+
+bool waits_alike(const std::vector<Pair>& pairs, const TimingOptions& options) {
+  std::vector<double> surplus;  // The candidate's waiting share over the baseline's, per pair.
+  for (const Pair& p : pairs)
+    if (options.leave_out_waits && on_one_thread(p.baseline) && on_one_thread(p.candidate))
+      surplus.push_back(waiting_share(p.candidate) - waiting_share(p.baseline));
+  if (surplus.size() < 8) return true;
+  const PairedResult r = wilcoxon_paired(surplus, 0.01);
+  return !(r.p_value < 0.01 && upper_median(surplus) > options.waits_share_tolerance);
+}
+
 // What each pair's candidate block is charged for work outside its window. The candidate's
 // process does the same harness work on the same inputs as the baseline's, so its surplus CPU
 // time is noise, as often negative as positive, plus whatever work the kernel moved out of its
@@ -226,9 +246,31 @@ std::vector<double> outside_cpu_charges(const std::vector<Pair>& pairs,
 
 namespace {
 
-// A block's time as its pair compares it.
-double compared_seconds(const Pair& p, const BlockTiming& b, const TimingOptions& options) {
-  return b.kernel_seconds - waits_left_out(p, b, options);
+// A block's time as its pair compares it: without its waits for a CPU where `alike`
+// (waits_alike over the evaluation's pairs).
+double compared_seconds(const Pair& p, const BlockTiming& b, const TimingOptions& options,
+                        bool alike) {
+  return b.kernel_seconds - (alike ? waits_left_out(p, b, options) : 0);
+}
+
+// Each pair's time per call as compared, and what was left out of it, from the pairs so far.
+void record_samples(const std::vector<Pair>& pairs, const TimingOptions& options,
+                    TimingOutcome& out) {
+  out.waits_alike = waits_alike(pairs, options);
+  out.baseline.clear(), out.candidate.clear();
+  out.baseline_waits.clear(), out.candidate_waits.clear();
+  out.pairs_without_waits = 0;
+  for (const Pair& p : pairs) {
+    const double calls = std::max(1, p.baseline.calls);
+    const double base = compared_seconds(p, p.baseline, options, out.waits_alike);
+    const double cand = compared_seconds(p, p.candidate, options, out.waits_alike);
+    out.baseline.push_back({base / calls});
+    out.candidate.push_back({cand / calls});
+    out.baseline_waits.push_back((p.baseline.kernel_seconds - base) / calls);
+    out.candidate_waits.push_back((p.candidate.kernel_seconds - cand) / calls);
+    out.pairs_without_waits += out.waits_alike && options.leave_out_waits &&
+                               on_one_thread(p.baseline) && on_one_thread(p.candidate);
+  }
 }
 
 // The pairs' log-ratios with the candidate's blocks charged for work outside their window:
@@ -254,8 +296,9 @@ std::vector<double> charged_log_ratios(const std::vector<Pair>& pairs, const Tim
     out.store_charged_pairs += store > 0;
     out.cpu_charged_pairs += cpu[i] > 0;
     out.charged_seconds += charge;
-    ratios.push_back(std::log(compared_seconds(p, p.baseline, options) /
-                              (compared_seconds(p, p.candidate, options) + charge)));
+    ratios.push_back(
+        std::log(compared_seconds(p, p.baseline, options, out.waits_alike) /
+                 (compared_seconds(p, p.candidate, options, out.waits_alike) + charge)));
   }
   return ratios;
 }
@@ -477,16 +520,11 @@ TimingOutcome time_candidate(const Benchmark& bench, CheckSides& sides, uint64_t
       return finish();
     if (!runner.run(seeds.next(calls), block++ % 2 == 1, pair)) return finish();
     pairs.push_back(pair);
-    out.baseline.push_back({compared_seconds(pair, pair.baseline, options) / calls});
-    out.candidate.push_back({compared_seconds(pair, pair.candidate, options) / calls});
-    out.baseline_waits.push_back(waits_left_out(pair, pair.baseline, options) / calls);
-    out.candidate_waits.push_back(waits_left_out(pair, pair.candidate, options) / calls);
-    out.pairs_without_waits +=
-        options.leave_out_waits && on_one_thread(pair.baseline) && on_one_thread(pair.candidate);
     out.rounds = static_cast<int>(pairs.size());
     const double elapsed =
         std::chrono::duration<double>(Clock::now() - timed_start).count() - runner.decoy_seconds();
     if (!look_due(out, options, elapsed)) continue;
+    record_samples(pairs, options, out);
     out.log_ratios = charged_log_ratios(pairs, options, out);  // The charges seen so far.
     if (take_look(out, options, elapsed)) break;
   }
@@ -548,7 +586,8 @@ Json to_json(const TimingOutcome& t) {
       {"log_ratios", t.log_ratios},
       {"samples", {{"baseline", t.baseline}, {"candidate", t.candidate}}},
       {"waits_left_out", {{"baseline", t.baseline_waits}, {"candidate", t.candidate_waits}}},
-      {"pairs_without_waits", t.pairs_without_waits}};
+      {"pairs_without_waits", t.pairs_without_waits},
+      {"waits_alike", t.waits_alike}};
 }
 
 }  // namespace kopt

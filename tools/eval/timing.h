@@ -75,6 +75,13 @@ struct TimingOptions {
   /// kernel's. Threaded blocks (OpenMP, or a kernel that starts threads) keep their wall time:
   /// their own threads' turns on the CPUs cannot be told from another process's.
   bool leave_out_waits = true;
+  /// A kernel can make itself wait (pinned to a busy CPU, yielding it): its waits are then its
+  /// own doing, and leaving them out would credit it with its time on the CPU alone (red team
+  /// 30: 1.75x reported for a kernel 10% slower in wall time, pinned beside a busy process).
+  /// Where the candidate's share of its runnable time spent waiting exceeds the baseline's by
+  /// more than this in the median pair, significantly (signed-rank p < 0.01 over at least 8
+  /// pairs), no pair leaves its waits out (waits_alike).
+  double waits_share_tolerance = 0.05;
 };
 
 /// The result of the timing stage.
@@ -125,6 +132,7 @@ struct TimingOutcome {
   /// for a CPU (0 where the pair kept its wall time); `baseline` + these is the wall time.
   std::vector<double> baseline_waits, candidate_waits;
   int pairs_without_waits = 0;  ///< Pairs timed without their waits (both sides on one thread).
+  bool waits_alike = true;      ///< waits_alike held over the pairs: waits could be left out.
   double baseline_store = 0;    ///< Median per call of the store phase ("done" to "stored").
   double candidate_store = 0;
   double seconds = 0;
@@ -146,6 +154,11 @@ bool on_one_thread(const BlockTiming& b);
 /// while another process had it, where TimingOptions::leave_out_waits and both blocks ran on
 /// one thread (on_one_thread); else 0. Never more than the block's time off the CPU.
 double waits_left_out(const Pair& pair, const BlockTiming& b, const TimingOptions& options);
+
+/// Whether the candidate's main thread waited for a CPU like the baseline's over `pairs`: false
+/// when its share of waiting is systematically larger (TimingOptions::waits_share_tolerance),
+/// its own doing, and then every pair keeps its wall time.
+bool waits_alike(const std::vector<Pair>& pairs, const TimingOptions& options);
 
 /// What each pair's candidate block is charged, in seconds, for CPU time its process used
 /// outside its window beyond the baseline's (TimingOptions::outside_cpu_allowance says when).
