@@ -13,8 +13,14 @@ win_licm=${3:-20}
 budget=${4:-20}
 kopt=./build/kopt
 test -x "$kopt" || ./scripts/build.sh
-out=$(mktemp -d)
-trap 'rm -rf "$out"' EXIT
+# The evaluations' documents stay in $KOPT_CALIBRATION_OUT when it is set.
+if [ -n "${KOPT_CALIBRATION_OUT:-}" ]; then
+  out=$KOPT_CALIBRATION_OUT
+  mkdir -p "$out"
+else
+  out=$(mktemp -d)
+  trap 'rm -rf "$out"' EXIT
+fi
 
 echo "== $(date -u +%Y-%m-%dT%H:%MZ) on $(lscpu | sed -n 's/^Model name: *//p') ($(nproc) CPUs)"
 echo "   load before: $(cut -d' ' -f1-3 /proc/loadavg)"
@@ -39,6 +45,10 @@ pairs = [d["timing"]["rounds"] for d in docs if d.get("timing")]
 wins, losses = status.count("faster"), status.count("slower")
 print(f"== {label}: {len(docs)} evaluations: {wins} faster, {losses} slower, "
       f"{status.count('not-faster')} not-faster, {len(docs) - wins - losses - status.count('not-faster')} other")
+for d in docs:  # Anything but a verdict on the timing: say what it was.
+    v = d["verdict"]
+    if v["status"] not in ("faster", "slower", "not-faster"):
+        print(f"   other: {v['status']}: {str(v.get('reason', ''))[:300]}")
 if speedups:
     print(f"   speedup median {statistics.median(speedups):.3f} [min {min(speedups):.3f}, "
           f"max {max(speedups):.3f}], pairs median {statistics.median(pairs)}, "
