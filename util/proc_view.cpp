@@ -81,6 +81,12 @@ std::optional<double> cpu_seconds_of(pid_t pid) {
   return static_cast<double>(utime + stime) / static_cast<double>(sysconf(_SC_CLK_TCK));
 }
 
+bool cpu_clock_readable(pid_t pid) {
+  clockid_t clock = 0;
+  timespec now{};
+  return pid > 0 && clock_getcpuclockid(pid, &clock) == 0 && clock_gettime(clock, &now) == 0;
+}
+
 std::optional<SchedStat> sched_stat_of(pid_t pid) {
   if (pid <= 0) return std::nullopt;
   std::istringstream in(read_proc("/proc/" + std::to_string(pid) + "/schedstat"));

@@ -25,6 +25,10 @@ std::optional<int> thread_count_of(pid_t pid);
 /// /proc/PID/stat (clock ticks); nullopt when the process is gone.
 std::optional<double> cpu_seconds_of(pid_t pid);
 
+/// Whether process `pid`'s CPU clock (nanoseconds) can be read from here: cpu_seconds_of
+/// otherwise falls back to clock ticks (10 ms), too coarse to tell threads apart in a block.
+bool cpu_clock_readable(pid_t pid);
+
 /// The scheduler's account of one thread (/proc/PID/schedstat: the thread-group leader when
 /// `pid` names a process): its time on a CPU and its time runnable but waiting for one, in
 /// seconds.

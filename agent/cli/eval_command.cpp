@@ -75,7 +75,7 @@ void print_timing(const Evaluation& e) {
         "           {} of {} pairs timed without their waits for a CPU ({:.3g} ms a call "
         "left out, on average)\n",
         t.pairs_without_waits, t.rounds,
-        waits * 1e3 / static_cast<double>(std::max<size_t>(1, 2 * t.baseline_waits.size())));
+        waits * 1e3 / static_cast<double>(2 * t.pairs_without_waits));
   }
   fmt::print("speedup    {:.3f}x  interval [{:.3f}, {:.3f}]  {} p = {:.2g}\n", t.interval.speedup,
              t.interval.low, t.interval.high, t.test, t.p_value);

@@ -55,7 +55,7 @@ TEST(PairedTest, TooFewPairsCannotDecide) {
   const PairedResult r = wilcoxon_paired({1, 1.1, 1.2, 1.3, 1.4, 1.5, 1.6, 1.7}, 0.01 / 3);
   EXPECT_FALSE(r.significant);
   EXPECT_NEAR(r.p_value, 2.0 / 256, 1e-12);
-  EXPECT_EQ(LookPlan{}.min_decisive_pairs(), 10);  // 2/1024 < 0.0033 <= 2/512.
+  EXPECT_EQ(LookPlan{}.min_decisive_pairs(), 10);  // 2/1024 < 0.0025 <= 2/512.
 }
 
 TEST(PairedTest, EstimateIsTheMedianOfWalshAverages) {

@@ -255,8 +255,13 @@ bool DriverSession::go(double timeout_seconds, BlockTiming& timing) {
   if (child <= 0)
     return fail_with("protocol", "the block's process cannot be seen from outside (/proc)");
   std::vector<std::string> words;
+  // Unseen until read below: a caller's BlockTiming may hold an earlier block's figures.
+  timing.window_cpu = timing.outside_cpu = timing.main_running = timing.main_waiting = -1;
   const std::optional<double> child_before = cpu_seconds_of(child);  // Read before the clock...
-  const std::optional<SchedStat> sched_before = sched_stat_of(child);
+  // The main thread's account only where the process clock is exact: one thread is told from
+  // several by comparing the two.
+  const std::optional<SchedStat> sched_before =
+      cpu_clock_readable(child) ? sched_stat_of(child) : std::nullopt;
   const double start = realtime_now();
   if (!send("go") || !expect("stopped", timeout_seconds, words)) return false;
   // From the command's sending to the parent's word that the child stopped, both on the

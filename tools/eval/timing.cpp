@@ -211,8 +211,10 @@ bool waits_alike(const std::vector<Pair>& pairs, const TimingOptions& options) {
     if (options.leave_out_waits && on_one_thread(p.baseline) && on_one_thread(p.candidate))
       surplus.push_back(waiting_share(p.candidate) - waiting_share(p.baseline));
   if (surplus.size() < 8) return true;
+  // The Hodges-Lehmann estimate of the surplus (wilcoxon_paired reports it exponentiated): a
+  // candidate that waits in fewer than half its pairs moves it as well as the test.
   const PairedResult r = wilcoxon_paired(surplus, 0.01);
-  return !(r.p_value < 0.01 && upper_median(surplus) > options.waits_share_tolerance);
+  return !(r.p_value < 0.01 && std::log(r.speedup) > options.waits_share_tolerance);
 }
 
 // What each pair's candidate block is charged for work outside its window. The candidate's
@@ -253,23 +255,32 @@ double compared_seconds(const Pair& p, const BlockTiming& b, const TimingOptions
   return b.kernel_seconds - (alike ? waits_left_out(p, b, options) : 0);
 }
 
+// Whether every block of every pair ran on one thread: one threaded block and no pair leaves
+// its waits out, since a candidate that may start threads could otherwise choose, pair by pair,
+// the measure that suits it (a threaded block where it waited little).
+bool all_on_one_thread(const std::vector<Pair>& pairs) {
+  return std::all_of(pairs.begin(), pairs.end(), [](const Pair& p) {
+    return on_one_thread(p.baseline) && on_one_thread(p.candidate);
+  });
+}
+
 // Each pair's time per call as compared, and what was left out of it, from the pairs so far.
 void record_samples(const std::vector<Pair>& pairs, const TimingOptions& options,
                     TimingOutcome& out) {
   out.waits_alike = waits_alike(pairs, options);
+  const bool leave_out = out.waits_alike && all_on_one_thread(pairs);
   out.baseline.clear(), out.candidate.clear();
   out.baseline_waits.clear(), out.candidate_waits.clear();
   out.pairs_without_waits = 0;
   for (const Pair& p : pairs) {
     const double calls = std::max(1, p.baseline.calls);
-    const double base = compared_seconds(p, p.baseline, options, out.waits_alike);
-    const double cand = compared_seconds(p, p.candidate, options, out.waits_alike);
+    const double base = compared_seconds(p, p.baseline, options, leave_out);
+    const double cand = compared_seconds(p, p.candidate, options, leave_out);
     out.baseline.push_back({base / calls});
     out.candidate.push_back({cand / calls});
     out.baseline_waits.push_back((p.baseline.kernel_seconds - base) / calls);
     out.candidate_waits.push_back((p.candidate.kernel_seconds - cand) / calls);
-    out.pairs_without_waits += out.waits_alike && options.leave_out_waits &&
-                               on_one_thread(p.baseline) && on_one_thread(p.candidate);
+    out.pairs_without_waits += leave_out && options.leave_out_waits;
   }
 }
 
@@ -296,9 +307,9 @@ std::vector<double> charged_log_ratios(const std::vector<Pair>& pairs, const Tim
     out.store_charged_pairs += store > 0;
     out.cpu_charged_pairs += cpu[i] > 0;
     out.charged_seconds += charge;
-    ratios.push_back(
-        std::log(compared_seconds(p, p.baseline, options, out.waits_alike) /
-                 (compared_seconds(p, p.candidate, options, out.waits_alike) + charge)));
+    const bool leave_out = out.pairs_without_waits > 0;  // As record_samples decided.
+    ratios.push_back(std::log(compared_seconds(p, p.baseline, options, leave_out) /
+                              (compared_seconds(p, p.candidate, options, leave_out) + charge)));
   }
   return ratios;
 }
@@ -521,10 +532,10 @@ TimingOutcome time_candidate(const Benchmark& bench, CheckSides& sides, uint64_t
     if (!runner.run(seeds.next(calls), block++ % 2 == 1, pair)) return finish();
     pairs.push_back(pair);
     out.rounds = static_cast<int>(pairs.size());
+    record_samples(pairs, options, out);  // Every pair's, whatever ends the loop.
     const double elapsed =
         std::chrono::duration<double>(Clock::now() - timed_start).count() - runner.decoy_seconds();
     if (!look_due(out, options, elapsed)) continue;
-    record_samples(pairs, options, out);
     out.log_ratios = charged_log_ratios(pairs, options, out);  // The charges seen so far.
     if (take_look(out, options, elapsed)) break;
   }

@@ -72,14 +72,15 @@ struct TimingOptions {
   /// main thread's waits for a CPU (the scheduler's account, read from outside): on a loaded
   /// machine another process's turns on the CPU made licm's pairs differ by +-35% (the standard
   /// deviation of their log-ratios with two busy processes beside them), none of it the
-  /// kernel's. Threaded blocks (OpenMP, or a kernel that starts threads) keep their wall time:
-  /// their own threads' turns on the CPUs cannot be told from another process's.
+  /// kernel's. One threaded block (OpenMP, or a kernel that starts threads) and every pair keeps
+  /// its wall time: a process's own threads' turns on the CPUs cannot be told from another
+  /// process's, and a candidate must not choose the measure pair by pair.
   bool leave_out_waits = true;
   /// A kernel can make itself wait (pinned to a busy CPU, yielding it): its waits are then its
   /// own doing, and leaving them out would credit it with its time on the CPU alone (red team
   /// 30: 1.75x reported for a kernel 10% slower in wall time, pinned beside a busy process).
   /// Where the candidate's share of its runnable time spent waiting exceeds the baseline's by
-  /// more than this in the median pair, significantly (signed-rank p < 0.01 over at least 8
+  /// more than this by the Hodges-Lehmann estimate, significantly (signed-rank p < 0.01 over at least 8
   /// pairs), no pair leaves its waits out (waits_alike).
   double waits_share_tolerance = 0.05;
 };

@@ -35,9 +35,6 @@ struct GpuSweepPoint {
   double fp32_flops = 0, fp64_flops = 0, int_ops = 0, dram_bytes = 0, global_atomics = 0;
 };
 
-/// The efficiencies from the sweep's points ("kg_stream", "kg_fma32", "kg_fma64", "kg_int",
-/// "kg_atomic", "launch_1", "launch_100") on `gpu`; an Error names a point missing or
-/// without work.
 /// The most of a hardware table's peak a calibration may measure: above it, the sweep's counts
 /// or the table entry are wrong (an H200 measured 73% to 92%).
 inline constexpr double kMostGpuEfficiency = 1.5;
@@ -47,6 +44,9 @@ inline constexpr double kMostGpuEfficiency = 1.5;
 /// A cached document past them is measured again.
 Status check_gpu_efficiency(const GpuEfficiency& e);
 
+/// The efficiencies from the sweep's points ("kg_stream", "kg_fma32", "kg_fma64", "kg_int",
+/// "kg_atomic", "launch_1", "launch_100") on `gpu`; an Error names a point missing or
+/// without work, or a figure past check_gpu_efficiency's bounds.
 Result<GpuEfficiency> fit_gpu_efficiency(const std::map<std::string, GpuSweepPoint>& points,
                                          const HardwareSpec& gpu);
 
