@@ -56,6 +56,8 @@ TEST(PairedTest, TooFewPairsCannotDecide) {
   EXPECT_FALSE(r.significant);
   EXPECT_NEAR(r.p_value, 2.0 / 256, 1e-12);
   EXPECT_EQ(LookPlan{}.min_decisive_pairs(), 10);  // 2/1024 < 0.0025 <= 2/512.
+  // At 12 pairs the interval leaves out the 3 smallest Walsh averages (at 10 and 11, 0 and 1).
+  EXPECT_EQ(LookPlan{}.min_robust_pairs(), 12);
 }
 
 TEST(PairedTest, EstimateIsTheMedianOfWalshAverages) {

@@ -139,6 +139,12 @@ int LookPlan::min_decisive_pairs() const {
   return n;
 }
 
+int LookPlan::min_robust_pairs() const {
+  int n = min_decisive_pairs();
+  while (interval_depth(static_cast<size_t>(n), alpha_per_look()) < 4) ++n;
+  return n;
+}
+
 bool LookPlan::is_look(int pairs) const {
   return std::find(looks.begin(), looks.end(), pairs) != looks.end();
 }

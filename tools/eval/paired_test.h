@@ -42,6 +42,12 @@ struct LookPlan {
   /// The fewest pairs at which a look can be significant at alpha_per_look() (every pair's
   /// log-ratio of one sign): an earlier look could only say "no difference".
   int min_decisive_pairs() const;
+  /// The fewest pairs at which a look's interval leaves out the three smallest and largest
+  /// Walsh averages: one stray pair then cannot hold a clear win inside the process floor (at
+  /// 10 pairs the interval ran from the smallest pair to the largest, and a 2.75x win whose one
+  /// pair came out at 1.029x under a loaded CI was "not faster"). A look the budget forces
+  /// waits for these.
+  int min_robust_pairs() const;
 };
 
 }  // namespace kopt

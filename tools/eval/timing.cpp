@@ -454,11 +454,12 @@ int calls_per_block(const Pair& calibration, const TimingOptions& options, size_
   return std::clamp(std::min(wanted, memory), 1, options.max_copies);
 }
 
-// The budget is spent once `elapsed` passes it and the pairs are enough for a look to decide
-// (10 at alpha 0.01 over 4 looks), and at least 8.
+// The budget is spent once `elapsed` passes it and the pairs are enough for a look whose
+// interval one stray pair cannot hold (LookPlan::min_robust_pairs: 12 at alpha 0.01 over 4
+// looks).
 bool budget_spent(const TimingOutcome& out, const TimingOptions& options, double elapsed) {
   return elapsed > options.budget_seconds &&
-         out.rounds >= std::max(8, options.plan.min_decisive_pairs());
+         out.rounds >= std::max(8, options.plan.min_robust_pairs());
 }
 
 void summarize(TimingOutcome& out, const PairedResult& look, double process_floor) {
